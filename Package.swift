@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+// The ratings service: a pure rating core, our own HTTP/1.1 server, and a SQLite store.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ratings",
+    products: [
+        .executable(name: "ratings", targets: ["ratings"]),
+    ],
+    targets: [
+        // libsqlite3 from the system (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure: rating math, display, identifiers, domain errors, the storage protocol.
+        .target(name: "RatingsCore", swiftSettings: strict),
+        // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
+        .target(name: "HTTP1", swiftSettings: strict),
+        // IO: sockets, epoll loops, signals, lifecycle.
+        .target(name: "HTTPServer", dependencies: ["HTTP1"], swiftSettings: strict),
+        // IO: SQLite storage of ratings, migrations embedded at build time.
+        .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite"],
+                swiftSettings: strict, plugins: ["EmbedMigrations"]),
+        // Routes, wire types and error mapping; sees storage only through RatingStore.
+        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1"], swiftSettings: strict),
+        // The thin executable.
+        .executableTarget(name: "ratings",
+                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
+                          swiftSettings: strict),
+
+        // Build-time: turns migrations/*.sql into Swift source so the binary needs no source tree.
+        .executableTarget(name: "EmbedMigrationsTool", swiftSettings: strict),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"]),
+
+        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
+                path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore"], swiftSettings: strict),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

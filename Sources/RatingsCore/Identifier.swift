@@ -1,0 +1,77 @@
+/// Which kind of identifier a value is, so errors can name the offending path segment.
+public enum IdentifierKind: String, Sendable {
+    case item = "itemId"
+    case rater = "raterId"
+}
+
+/// The contract's rule for identifiers: 1 to 128 characters of `A-Z a-z 0-9 . _ ~ : @ -`,
+/// never the dot segments `.` or `..` (which clients and proxies rewrite).
+public enum IdentifierRule {
+    /// The longest identifier accepted.
+    public static let maxLength = 128
+    /// The characters allowed, as written in error details.
+    public static let alphabetDescription = "A-Z a-z 0-9 . _ ~ : @ -"
+
+    /// Returns why `text` is not an identifier, or nil when it is one.
+    public static func problem(with text: String) -> String? {
+        let utf8 = text.utf8
+        if utf8.isEmpty { return "is empty; use 1 to \(maxLength) characters" }
+        if utf8.count > maxLength { return "is \(utf8.count) bytes long; use at most \(maxLength) characters" }
+        if text == "." || text == ".." { return "is a dot segment; '.' and '..' are not identifiers" }
+        for byte in utf8 where !isAllowed(byte) {
+            return "contains a character outside \(alphabetDescription)"
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+             UInt8(ascii: "@"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// The identifier of a rated item, valid by construction.
+public struct ItemID: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier as the client wrote it (after percent-decoding).
+    public let rawValue: String
+
+    /// Validates `rawValue` against the identifier rule.
+    public init(_ rawValue: String) throws(RatingError) {
+        if let problem = IdentifierRule.problem(with: rawValue) {
+            throw .invalidIdentifier(kind: .item, problem: problem)
+        }
+        self.rawValue = rawValue
+    }
+
+    /// Rebuilds an identifier that was validated before it was stored.
+    public init(stored rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+}
+
+/// The identifier of a rater (a user), valid by construction.
+public struct RaterID: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier as the client wrote it (after percent-decoding).
+    public let rawValue: String
+
+    /// Validates `rawValue` against the identifier rule.
+    public init(_ rawValue: String) throws(RatingError) {
+        if let problem = IdentifierRule.problem(with: rawValue) {
+            throw .invalidIdentifier(kind: .rater, problem: problem)
+        }
+        self.rawValue = rawValue
+    }
+
+    /// Rebuilds an identifier that was validated before it was stored.
+    public init(stored rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+}

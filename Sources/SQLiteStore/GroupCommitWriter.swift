@@ -1,0 +1,68 @@
+import Dispatch
+import Synchronization
+
+/// The single writer. Writes that arrive while a transaction commits wait together and are
+/// committed by the next transaction, so many concurrent writers share one WAL sync instead of
+/// paying one each (group commit). Every job learns its result only after its COMMIT returned.
+final class GroupCommitWriter: Sendable {
+    /// The most writes one transaction takes, so one batch cannot hold the lock for long.
+    static let maxBatch = 512
+
+    private struct Pending {
+        var jobs: [any WriteJob] = []
+        var draining = false
+    }
+
+    private let queue = DispatchQueue(label: "ratings.sqlite.writer", qos: .userInitiated)
+    private let pending = Mutex(Pending())
+    // Safe: the session is touched only by blocks running on `queue`, which is serial.
+    private nonisolated(unsafe) let session: WriteSession
+
+    init(session: WriteSession) { self.session = session }
+
+    /// Queues a write; the job's completion runs on the writer queue after its commit.
+    func enqueue(_ job: any WriteJob) {
+        let startDrain = pending.withLock { state in
+            state.jobs.append(job)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if startDrain { queue.async { self.drain() } }
+    }
+
+    /// Waits until every write queued so far has been committed or failed.
+    func flush() { queue.sync {} }
+
+    private func drain() {
+        while true {
+            let batch: [any WriteJob] = pending.withLock { state in
+                let batch = Array(state.jobs.prefix(GroupCommitWriter.maxBatch))
+                state.jobs.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [any WriteJob]) {
+        let connection = session.connection
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            batch.forEach { $0.finish(failure: error) }
+            return
+        }
+        do {
+            for job in batch { try job.execute(in: session) }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            batch.forEach { $0.finish(failure: error) }
+            return
+        }
+        batch.forEach { $0.finish(failure: nil) }
+    }
+}

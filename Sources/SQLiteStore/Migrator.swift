@@ -1,0 +1,53 @@
+/// Brings a database up to the binary's schema: each pending migration in its own transaction,
+/// together with its bookkeeping row (name, checksum, time). Refuses a database whose applied
+/// migrations were edited or come from a newer binary.
+struct Migrator {
+    let migrations: [Migration]
+
+    /// Applies what is pending; returns the names applied now (empty when up to date).
+    func migrate(_ connection: SQLiteConnection) throws -> [String] {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name       TEXT    NOT NULL PRIMARY KEY,
+                checksum   TEXT    NOT NULL,
+                applied_at INTEGER NOT NULL DEFAULT (unixepoch())
+            ) WITHOUT ROWID
+            """)
+        var applied: [String] = []
+        for migration in migrations {
+            // IMMEDIATE takes the write lock first, so two processes starting together serialize.
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let recorded = try recordedChecksums(connection)
+                if let unknown = recorded.keys.sorted().first(where: { name in !migrations.contains { $0.name == name } }) {
+                    throw MigrationError.unknown(name: unknown)
+                }
+                if let checksum = recorded[migration.name] {
+                    guard checksum == migration.checksum else {
+                        throw MigrationError.edited(name: migration.name, recorded: checksum, embedded: migration.checksum)
+                    }
+                } else {
+                    try connection.execute(migration.sql)
+                    let insert = try connection.prepare("INSERT INTO schema_migrations (name, checksum) VALUES (?1, ?2)")
+                    try insert.run { () throws(SQLiteError) in
+                        try insert.bind(1, migration.name)
+                        try insert.bind(2, migration.checksum)
+                    }
+                    applied.append(migration.name)
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        return applied
+    }
+
+    private func recordedChecksums(_ connection: SQLiteConnection) throws(SQLiteError) -> [String: String] {
+        let select = try connection.prepare("SELECT name, checksum FROM schema_migrations")
+        var rows: [String: String] = [:]
+        try select.run(bind: {}) { rows[select.text(0)] = select.text(1) }
+        return rows
+    }
+}

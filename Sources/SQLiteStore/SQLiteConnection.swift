@@ -1,0 +1,66 @@
+internal import CSQLite
+
+/// Owns one `sqlite3*` handle. Not thread-safe by itself: each owner confines its connection to
+/// one thread at a time (the writer queue, or one reader borrowing from the pool).
+final class SQLiteConnection {
+    // Safe: created by sqlite3_open_v2 in init, closed only in deinit.
+    let handle: OpaquePointer
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, operation: "sqlite3_open_v2", message: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, sql) }
+    }
+
+    /// Runs a statement and returns the first column of its first row as text (for PRAGMAs).
+    func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.text(0)
+    }
+
+    /// Compiles `sql` once, for reuse.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(rc, sql) }
+        return SQLiteStatement(handle: statement, connection: self, sql: sql)
+    }
+
+    /// The error for result code `rc` of `operation`, with SQLite's message.
+    func error(_ rc: Int32, _ operation: String) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), operation: operation,
+                    message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// Applies the settings every connection of the store shares, one named step each
+    /// (sqlite.org/pragma.html, sqlite.org/wal.html).
+    func configure(busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: SQLITE_ERROR, operation: "PRAGMA journal_mode = WAL",
+                              message: "the database stayed in journal mode \(mode ?? "unknown")")
+        }
+        // FULL syncs the WAL at every commit: an acknowledged write survives power loss, not
+        // only a process crash. Group commit keeps that affordable.
+        try execute("PRAGMA synchronous = FULL")
+    }
+}

@@ -1,0 +1,68 @@
+public import RatingsCore
+
+/// Settings of the SQLite store, with the defaults the service runs on.
+public struct SQLiteStoreConfiguration: Sendable {
+    /// The database file; created when missing.
+    public var path: String
+    /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
+    public var busyTimeoutMilliseconds: Int32 = 5_000
+    /// How many idle read connections are kept.
+    public var maxIdleReaders: Int = 8
+
+    public init(path: String) { self.path = path }
+}
+
+/// The ratings store on one SQLite file: WAL, one group-committing writer, pooled readers,
+/// aggregates kept in the same transaction as each rating.
+public final class SQLiteRatingStore: RatingStore {
+    private let writer: GroupCommitWriter
+    private let readers: ReaderPool
+
+    /// Opens the database, applies pending migrations, and prepares every statement.
+    public init(_ configuration: SQLiteStoreConfiguration) throws {
+        let connection = try SQLiteConnection(path: configuration.path)
+        try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        _ = try Migrator(migrations: Migration.bundled).migrate(connection)
+        writer = GroupCommitWriter(session: try WriteSession(connection: connection))
+        readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+                             maxIdle: configuration.maxIdleReaders)
+    }
+
+    /// Applies pending migrations to the database at `path`; returns the names applied.
+    public static func migrate(_ configuration: SQLiteStoreConfiguration) throws -> [String] {
+        let connection = try SQLiteConnection(path: configuration.path)
+        try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        return try Migrator(migrations: Migration.bundled).migrate(connection)
+    }
+
+    public func summary(of item: ItemID, defaultScale: Scale) throws -> ItemSummary {
+        try readers.withReader { try $0.summary(of: item, defaultScale: defaultScale) }
+    }
+
+    public func summaries(of items: [ItemID], defaultScale: Scale) throws -> [ItemSummary] {
+        try readers.withReader { reader in try items.map { try reader.summary(of: $0, defaultScale: defaultScale) } }
+    }
+
+    public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) throws -> Rating? {
+        try readers.withReader { try $0.rating(of: item, by: rater, defaultScale: defaultScale) }
+    }
+
+    public func submit(_ request: SubmitRequest, completion: @escaping @Sendable (Result<SubmitOutcome, any Error>) -> Void) {
+        writer.enqueue(TypedWriteJob({ try $0.submit(request) }, completion: completion))
+    }
+
+    public func clear(_ request: ClearRequest, completion: @escaping @Sendable (Result<ClearOutcome, any Error>) -> Void) {
+        writer.enqueue(TypedWriteJob({ try $0.clear(request) }, completion: completion))
+    }
+
+    public func configure(_ request: ConfigureRequest, completion: @escaping @Sendable (Result<ConfigureOutcome, any Error>) -> Void) {
+        writer.enqueue(TypedWriteJob({ try $0.configure(request) }, completion: completion))
+    }
+
+    public func isReady() -> Bool {
+        (try? readers.withReader { try $0.ping() }) != nil
+    }
+
+    /// Waits for every queued write to finish.
+    public func flush() { writer.flush() }
+}

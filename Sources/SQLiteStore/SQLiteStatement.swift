@@ -1,0 +1,78 @@
+internal import CSQLite
+
+/// One prepared statement, reused across calls; finalized when released.
+final class SQLiteStatement {
+    // Safe: produced by sqlite3_prepare_v3 on `connection`, which this object keeps alive.
+    private let handle: OpaquePointer
+    private let connection: SQLiteConnection
+    private let sql: String
+
+    init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// SQLite must copy bound text because Swift's buffer lives only for the call.
+    // Safe: SQLITE_TRANSIENT is the documented sentinel (-1) telling SQLite to copy.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds an integer to parameter `index` (1-based).
+    func bind(_ index: Int32, _ value: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(handle, index, sqlite3_int64(value)))
+    }
+
+    /// Binds text to parameter `index` (1-based).
+    func bind(_ index: Int32, _ value: String) throws(SQLiteError) {
+        var value = value
+        let rc = value.withUTF8 { bytes in
+            sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), SQLiteStatement.transient)
+        }
+        try check(rc)
+    }
+
+    /// Binds an integer or NULL to parameter `index` (1-based).
+    func bind(_ index: Int32, _ value: Int?) throws(SQLiteError) {
+        if let value { try bind(index, value) } else { try check(sqlite3_bind_null(handle, index)) }
+    }
+
+    /// Advances; true while a row is available.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc:
+            let error = connection.error(rc, sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Makes the statement ready for its next use.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Runs the statement with parameters bound by `bind`, handing each row to `row`.
+    func run(bind: () throws(SQLiteError) -> Void, row: () throws(SQLiteError) -> Void = {}) throws(SQLiteError) {
+        defer { reset() }
+        try bind()
+        while try step() { try row() }
+    }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: bytes)
+    }
+
+    private func check(_ rc: Int32) throws(SQLiteError) {
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql) }
+    }
+}

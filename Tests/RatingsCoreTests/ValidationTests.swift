@@ -1,0 +1,59 @@
+import RatingsCore
+import Testing
+
+@Suite("Scale, stars and identifiers refuse bad values as typed errors")
+struct ValidationTests {
+    @Test("scales 1 through 10 are accepted", arguments: 1...10)
+    func acceptsScale(max: Int) throws {
+        #expect(try Scale(maxRating: max).maxRating == max)
+    }
+
+    @Test("scales outside 1...10 are refused", arguments: [0, -1, 11, 100, Int.min, Int.max])
+    func refusesScale(max: Int) {
+        #expect(throws: RatingError.scaleOutOfRange(given: String(max))) { try Scale(maxRating: max) }
+    }
+
+    @Test("stars outside the scale are refused", arguments: [0, -3, 6, Int.max, Int.min])
+    func rejectsStarsOutsideScale(stars: Int) throws {
+        let scale = try Scale(maxRating: 5)
+        #expect(throws: RatingError.starsOutOfRange(given: String(stars), scale: scale)) { try Stars(stars, on: scale) }
+    }
+
+    @Test("stars on the scale are accepted", arguments: 1...5)
+    func acceptsStarsOnScale(stars: Int) throws {
+        #expect(try Stars(stars, on: Scale(maxRating: 5)).count == stars)
+    }
+
+    @Test("identifiers from the contract's alphabet are accepted", arguments: [
+        "dinner-42", "u-17", "a", "A.B_C~D:E@F-G", "...", ".a", "a..", String(repeating: "x", count: 128),
+    ])
+    func acceptsIdentifier(text: String) throws {
+        #expect(try ItemID(text).rawValue == text)
+        #expect(try RaterID(text).rawValue == text)
+    }
+
+    @Test("bad identifiers are refused with a reason", arguments: [
+        "", ".", "..", "a b", "a/b", "é", "a%20", "a?b", "a#b", String(repeating: "x", count: 129), "a\u{0}b", "ünï",
+    ])
+    func refusesIdentifier(text: String) {
+        #expect(IdentifierRule.problem(with: text) != nil)
+        #expect(throws: RatingError.self) { try ItemID(text) }
+        #expect(throws: RatingError.self) { try RaterID(text) }
+    }
+
+    @Test("summaries size the distribution to the scale")
+    func distributionFollowsScale() throws {
+        let summary = ItemSummary(item: ItemID(stored: "x"), scale: try Scale(maxRating: 3), count: 3, sum: 6,
+                                  distribution: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
+        #expect(summary.distribution == [1, 1, 1])
+        #expect(summary.averageHundredths == 200)
+        #expect(ItemSummary.empty(ItemID(stored: "y"), on: .standard).averageHundredths == nil)
+    }
+
+    @Test("decimal text drops trailing zeros", arguments: [
+        (367, "3.67"), (350, "3.5"), (400, "4"), (0, "0"), (5, "0.05"), (50, "0.5"), (1000, "10"), (101, "1.01"),
+    ])
+    func decimalText(hundredths: Int, text: String) {
+        #expect(DecimalText.hundredths(hundredths) == text)
+    }
+}

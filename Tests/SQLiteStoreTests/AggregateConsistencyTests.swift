@@ -1,0 +1,96 @@
+import RatingsCore
+@testable import SQLiteStore
+import TestSupport
+import Testing
+
+@Suite("Aggregates never disagree with the ratings")
+struct AggregateConsistencyTests {
+    /// A tiny deterministic generator, so a failure can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("10,000 random upserts and clears, then every aggregate recomputed from the ratings table")
+    func randomWritesKeepAggregatesExact() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("db.sqlite")
+        let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+        var random = SplitMix(state: 42)
+        let scales = try (1...10).map { try Scale(maxRating: $0) }
+        // Writes go in waves of concurrent requests so they share group commits.
+        for _ in 0..<40 {
+            var wave: [(Int, Int, Int, Int)] = []
+            for _ in 0..<250 {
+                wave.append((Int.random(in: 0..<300, using: &random), Int.random(in: 0..<200, using: &random),
+                             Int.random(in: 0...10, using: &random), Int.random(in: 0..<10, using: &random)))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (item, rater, stars, scaleIndex) in wave {
+                    group.addTask {
+                        let itemID = ItemID(stored: "item-\(item)"), raterID = RaterID(stored: "rater-\(rater)")
+                        if stars == 0 {
+                            _ = try await store.clear(ClearRequest(item: itemID, rater: raterID, defaultScale: scales[scaleIndex]))
+                        } else {
+                            do {
+                                _ = try await store.submit(SubmitRequest(item: itemID, rater: raterID, stars: stars,
+                                                                         defaultScale: scales[scaleIndex], nowMilliseconds: 1))
+                            } catch RatingError.starsOutOfRange {
+                                // expected for stars above the item's scale
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let check = try SQLiteConnection(path: path)
+        let columns = (1...10).map { "i.stars_\($0) != (SELECT count(*) FROM ratings r WHERE r.item_id = i.item_id AND r.stars = \($0))" }
+        let mismatches = try check.scalarText("""
+            SELECT count(*) FROM items i WHERE
+              i.rating_count != (SELECT count(*) FROM ratings r WHERE r.item_id = i.item_id)
+              OR i.rating_sum != (SELECT coalesce(sum(stars), 0) FROM ratings r WHERE r.item_id = i.item_id)
+              OR \(columns.joined(separator: " OR "))
+              OR EXISTS (SELECT 1 FROM ratings r WHERE r.item_id = i.item_id AND r.stars > i.max_rating)
+            """)
+        #expect(mismatches == "0")
+        let ratings = Int(try check.scalarText("SELECT count(*) FROM ratings") ?? "0") ?? 0
+        #expect(ratings > 1_000, "the random walk should leave many ratings behind")
+        #expect(try check.scalarText("SELECT count(*) FROM ratings r LEFT JOIN items i USING (item_id) WHERE i.item_id IS NULL") == "0")
+        #expect(try check.scalarText("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("hundreds of concurrent writers are all acknowledged and all stored")
+    func concurrentWritersAllStored() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("db.sqlite")
+        let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+        let item = ItemID(stored: "popular")
+        let acknowledged = try await withThrowingTaskGroup(of: Int.self) { group in
+            for rater in 0..<500 {
+                group.addTask {
+                    let stars = rater % 5 + 1
+                    _ = try await store.submit(SubmitRequest(item: item, rater: RaterID(stored: "r\(rater)"), stars: stars,
+                                                             defaultScale: .standard, nowMilliseconds: 1))
+                    return stars
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(acknowledged.count == 500)
+        let summary = try store.summary(of: item, defaultScale: .standard)
+        #expect(summary.count == 500)
+        #expect(summary.sum == acknowledged.reduce(0, +))
+        #expect(summary.distribution == [100, 100, 100, 100, 100])
+        let reopened = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+        #expect(try reopened.summary(of: item, defaultScale: .standard).count == 500)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A fresh directory under the system temp folder, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
+    /// The directory's path.
+    public let path: String
+
+    /// Creates a new, empty directory.
+    public init(_ label: String = "ratings-test") throws {
+        let base = FileManager.default.temporaryDirectory.path
+        path = "\(base)/\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    public func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    /// Deletes the directory and everything in it.
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
