@@ -1,0 +1,62 @@
+/// Header fields in arrival order. Names are kept lowercased, since field names are
+/// case-insensitive (RFC 9110 §5.1), so lookups compare bytes.
+public struct HTTPHeaders: Sendable, Equatable, Sequence {
+    /// The fields, names lowercased, values with surrounding whitespace removed.
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0.lowercased(), value: $0.1) }
+    }
+
+    /// Appends a field.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name.lowercased(), value: value))
+    }
+
+    /// Replaces every field named `name` with one holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        let name = name.lowercased()
+        fields.removeAll { $0.name == name }
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        let name = name.lowercased()
+        fields.removeAll { $0.name == name }
+    }
+
+    /// The first value of `name`, or nil.
+    public subscript(_ name: String) -> String? {
+        let name = name.lowercased()
+        return fields.first { $0.name == name }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        let name = name.lowercased()
+        return fields.filter { $0.name == name }.map(\.value)
+    }
+
+    /// Whether a comma-separated field such as `Connection` lists `token` (case-insensitive).
+    public func contains(token: String, in name: String) -> Bool {
+        values(name).contains { value in
+            value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == token }
+        }
+    }
+
+    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension StringProtocol {
+    /// Drops leading and trailing spaces and tabs (OWS, RFC 9110 §5.6.3).
+    public func trimmingHTTPWhitespace() -> String {
+        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,38 @@
+/// Decides how a request's body is delimited (RFC 9112 §6.3), refusing every ambiguity that
+/// request smuggling relies on.
+enum MessageFraming {
+    /// The reader for the body, or nil when the request has none.
+    static func bodyReader(for head: HTTPRequestHead, limits: HTTPLimits) throws(HTTPParseError) -> BodyReader? {
+        let encodings = head.headers.values("transfer-encoding")
+        let lengths = head.headers.values("content-length")
+        if !encodings.isEmpty {
+            if !lengths.isEmpty { throw .contentLengthWithTransferEncoding }
+            if head.version == .http10 { throw .transferEncodingInHTTP10 }
+            let codings = encodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingHTTPWhitespace().lowercased() }
+            guard codings.last == "chunked" else {
+                if let unknown = codings.first(where: { $0 != "chunked" }), !codings.contains("chunked") {
+                    throw .unsupportedTransferCoding(unknown)
+                }
+                throw .chunkedNotFinal
+            }
+            if codings.dropLast().contains("chunked") { throw .chunkedNotFinal }
+            if let other = codings.dropLast().first { throw .unsupportedTransferCoding(other) }
+            return .chunked(ChunkedDecoder())
+        }
+        guard !lengths.isEmpty else { return nil }
+        // Repeated or listed values are allowed only when they all agree (RFC 9110 §8.6).
+        let values = lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingHTTPWhitespace() }
+        guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty,
+              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { throw .invalidContentLength }
+        // Compare digit counts first so no number overflows.
+        let significant = first.drop { $0 == "0" }
+        guard significant.count <= 18, let length = Int(significant.isEmpty ? "0" : significant) else {
+            throw .bodyTooLarge(limit: limits.maxBodyBytes)
+        }
+        if length > limits.maxBodyBytes { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+        return length == 0 ? nil : .length(remaining: length, body: [])
+    }
+}

@@ -1,0 +1,58 @@
+/// An origin-form request target split into decoded path segments and query parameters.
+public struct RequestTarget: Sendable, Equatable {
+    /// The path as sent, before decoding (for logs and metrics fallbacks).
+    public let rawPath: String
+    /// The raw query, without `?`; nil when absent.
+    public let rawQuery: String?
+
+    public init(_ target: String) {
+        if let mark = target.firstIndex(of: "?") {
+            rawPath = String(target[..<mark])
+            rawQuery = String(target[target.index(after: mark)...])
+        } else {
+            rawPath = target
+            rawQuery = nil
+        }
+    }
+
+    /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
+    /// The leading `/` yields no segment, so `/v1/items/a` is `["v1", "items", "a"]`.
+    public var pathSegments: [String]? {
+        var segments: [String] = []
+        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            guard let decoded = PercentDecoding.decode(raw) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    /// Query parameters as raw (still encoded) name/value pairs, in order.
+    public var rawQueryItems: [(name: String, value: String)] {
+        guard let rawQuery, !rawQuery.isEmpty else { return [] }
+        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            if let equals = pair.firstIndex(of: "=") {
+                return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+            }
+            return (String(pair), "")
+        }
+    }
+}
+
+/// Percent-decoding (RFC 3986 §2.1) that refuses malformed escapes and invalid UTF-8.
+public enum PercentDecoding {
+    /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
+    /// `+` is left as is: it means a space only in HTML forms, not in URLs.
+    public static func decode<S: StringProtocol>(_ text: S) -> String? {
+        if !text.utf8.contains(UInt8(ascii: "%")) { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next().flatMap(ByteClass.hexValue),
+                  let low = iterator.next().flatMap(ByteClass.hexValue) else { return nil }
+            bytes.append(UInt8(high * 16 + low))
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

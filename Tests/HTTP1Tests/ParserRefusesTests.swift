@@ -1,0 +1,96 @@
+@testable import HTTP1
+import Testing
+
+@Suite("The parser refuses what RFC 9112 forbids")
+struct ParserRefusesTests {
+    static let invalid: [(String, [UInt8], HTTPParseError)] = [
+        ("CL and TE together", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 3\nTransfer-Encoding: chunked\n\n"), .contentLengthWithTransferEncoding),
+        ("differing Content-Length", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 3\nContent-Length: 4\n\n"), .invalidContentLength),
+        ("listed differing Content-Length", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 3, 4\n\n"), .invalidContentLength),
+        ("signed Content-Length", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: +3\n\n"), .invalidContentLength),
+        ("hex Content-Length", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 0x3\n\n"), .invalidContentLength),
+        ("empty Content-Length", crlf("PUT / HTTP/1.1\nHost: x\nContent-Length:\n\n"), .invalidContentLength),
+        ("gzip coding", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: gzip\n\n"), .unsupportedTransferCoding("gzip")),
+        ("gzip then chunked", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: gzip, chunked\n\n"), .unsupportedTransferCoding("gzip")),
+        ("chunked not final", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked, gzip\n\n"), .chunkedNotFinal),
+        ("chunked twice", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\nTransfer-Encoding: chunked\n\n"), .chunkedNotFinal),
+        ("TE in HTTP/1.0", crlf("PUT / HTTP/1.0\nTransfer-Encoding: chunked\n\n"), .transferEncodingInHTTP10),
+        ("obs-fold", crlf("GET / HTTP/1.1\nHost: x\nX-A: one\n two\n\n"), .obsoleteLineFolding),
+        ("space before colon", crlf("GET / HTTP/1.1\nHost : x\n\n"), .whitespaceBeforeColon),
+        ("tab before colon", crlf("GET / HTTP/1.1\nHost\t: x\n\n"), .whitespaceBeforeColon),
+        ("control byte in value", crlf("GET / HTTP/1.1\nHost: x\nX-A: a\u{1}b\n\n"), .invalidFieldValue(name: "x-a")),
+        ("NUL in value", crlf("GET / HTTP/1.1\nHost: x\nX-A: a\u{0}b\n\n"), .invalidFieldValue(name: "x-a")),
+        ("DEL in value", crlf("GET / HTTP/1.1\nHost: x\nX-A: a\u{7F}b\n\n"), .invalidFieldValue(name: "x-a")),
+        ("bare CR", Array("GET / HTTP/1.1\r\nHost: x\rX-A: b\r\n\r\n".utf8), .bareCarriageReturn),
+        ("bare LF", Array("GET / HTTP/1.1\nHost: x\n\n".utf8), .bareLineFeed),
+        ("missing Host", crlf("GET / HTTP/1.1\n\n"), .missingHost),
+        ("repeated Host", crlf("GET / HTTP/1.1\nHost: a\nHost: b\n\n"), .repeatedHost),
+        ("Host with a path", crlf("GET / HTTP/1.1\nHost: a/b\n\n"), .invalidHost),
+        ("HTTP/2.0", crlf("GET / HTTP/2.0\nHost: x\n\n"), .unsupportedVersion("HTTP/2.0")),
+        ("lowercase version", crlf("GET / http/1.1\nHost: x\n\n"), .malformedRequestLine),
+        ("version with three digits", crlf("GET / HTTP/1.10\nHost: x\n\n"), .malformedRequestLine),
+        ("missing version", crlf("GET /\nHost: x\n\n"), .malformedRequestLine),
+        ("two spaces", crlf("GET  / HTTP/1.1\nHost: x\n\n"), .malformedRequestLine),
+        ("space in target", crlf("GET /a b HTTP/1.1\nHost: x\n\n"), .malformedRequestLine),
+        ("non-token method", crlf("GE(T / HTTP/1.1\nHost: x\n\n"), .invalidMethod),
+        ("relative target", crlf("GET a HTTP/1.1\nHost: x\n\n"), .invalidTarget),
+        ("non-ASCII target", crlf("GET /caf") + [0xC3, 0xA9] + crlf(" HTTP/1.1\nHost: x\n\n"), .invalidTarget),
+        ("empty field name", crlf("GET / HTTP/1.1\nHost: x\n: v\n\n"), .invalidFieldName),
+        ("no colon", crlf("GET / HTTP/1.1\nHost: x\nnocolon\n\n"), .invalidFieldName),
+        ("bad chunk size", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\nzz\n"), .invalidChunk("a chunk must start with its size in hexadecimal")),
+        ("chunk without CRLF", crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\n2\nabc"), .invalidChunk("chunk data must end with CRLF")),
+    ]
+
+    @Test("each violation is refused with its error", arguments: invalid.indices)
+    func refuses(index: Int) {
+        let (name, bytes, expected) = Self.invalid[index]
+        #expect(parseStream([bytes]).failure == expected, "\(name)")
+        #expect(parseStream(bytes.map { [$0] }).failure == expected, "\(name), byte by byte")
+    }
+
+    @Test("statuses follow the error", arguments: [
+        (HTTPParseError.requestLineTooLong, 414), (.headersTooLarge, 431), (.tooManyHeaders, 431),
+        (.bodyTooLarge(limit: 1), 413), (.unsupportedTransferCoding("gzip"), 501), (.bareLineFeed, 400),
+        (.unsupportedVersion("HTTP/2.0"), 505), (.missingHost, 400),
+    ])
+    func statusFollowsError(error: HTTPParseError, status: Int) {
+        #expect(error.status == status)
+        #expect(!error.detail.isEmpty)
+    }
+
+    @Test("a request line over 8 KiB is 414, even before its end arrives")
+    func longRequestLine() {
+        let long = Array("GET /".utf8) + Array(repeating: UInt8(ascii: "a"), count: 9_000)
+        #expect(parseStream([long]).failure == .requestLineTooLong)
+        #expect(parseStream([long + crlf(" HTTP/1.1\nHost: x\n\n")]).failure == .requestLineTooLong)
+        let fits = crlf("GET /" + String(repeating: "a", count: 8_000) + " HTTP/1.1\nHost: x\n\n")
+        #expect(parseStream([fits]).requests.count == 1)
+    }
+
+    @Test("a header section over 16 KiB is 431")
+    func largeHeaders() {
+        let big = crlf("GET / HTTP/1.1\nHost: x\nX-Big: " + String(repeating: "b", count: 17_000) + "\n\n")
+        #expect(parseStream([big]).failure == .headersTooLarge)
+        #expect(parseStream([Array(big.prefix(17_000))]).failure == .headersTooLarge)
+    }
+
+    @Test("more than 100 fields is 431")
+    func tooManyFields() {
+        let fields = (0...100).map { "X-\($0): v\n" }.joined()
+        #expect(parseStream([crlf("GET / HTTP/1.1\nHost: x\n" + fields + "\n")]).failure == .tooManyHeaders)
+        let fits = (0..<99).map { "X-\($0): v\n" }.joined()
+        #expect(parseStream([crlf("GET / HTTP/1.1\nHost: x\n" + fits + "\n")]).requests.count == 1)
+    }
+
+    @Test("a body over 64 KiB is 413, declared or chunked")
+    func largeBodies() {
+        #expect(parseStream([crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 65537\n\n")]).failure == .bodyTooLarge(limit: 65_536))
+        #expect(parseStream([crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 99999999999999999999999\n\n")]).failure == .bodyTooLarge(limit: 65_536))
+        let chunk = String(repeating: "a", count: 40_000)
+        let chunked = crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\n9c40\n\(chunk)\n9c40\n\(chunk)\n0\n\n")
+        #expect(parseStream([chunked]).failure == .bodyTooLarge(limit: 65_536))
+        let exact = crlf("PUT / HTTP/1.1\nHost: x\nContent-Length: 65536\n\n") + Array(repeating: UInt8(ascii: "a"), count: 65_536)
+        #expect(parseStream([exact]).requests.first?.body.count == 65_536)
+        #expect(parseStream([crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\nfffffffffffff\n")]).failure == .bodyTooLarge(limit: 65_536))
+    }
+}

@@ -1,0 +1,77 @@
+@testable import HTTP1
+import Testing
+
+@Suite("Serializer, dates, ETags, targets and connection lifecycle")
+struct SupportTests {
+    @Test("responses carry Date, Content-Length and Connection; HEAD drops only the body")
+    func serializesResponse() {
+        var response = HTTPResponse(status: 200, body: Array("{}".utf8))
+        response.headers.add("Content-Type", "application/json")
+        var buffer: [UInt8] = []
+        ResponseSerializer.write(response, date: "Mon, 30 Nov 2026 10:15:00 GMT", keepAlive: true, includeBody: true, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == "HTTP/1.1 200 OK\r\ndate: Mon, 30 Nov 2026 10:15:00 GMT\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}")
+        buffer.removeAll()
+        ResponseSerializer.write(response, date: "D", keepAlive: false, includeBody: false, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == "HTTP/1.1 200 OK\r\ndate: D\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n")
+        buffer.removeAll()
+        ResponseSerializer.write(HTTPResponse(status: 304), date: "D", keepAlive: true, includeBody: true, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == "HTTP/1.1 304 Not Modified\r\ndate: D\r\nconnection: keep-alive\r\n\r\n")
+    }
+
+    @Test("IMF-fixdate from Unix seconds", arguments: [
+        (Int64(0), "Thu, 01 Jan 1970 00:00:00 GMT"), (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        (1_796_033_700, "Mon, 30 Nov 2026 10:15:00 GMT"), (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
+    ])
+    func formatsDates(seconds: Int64, text: String) {
+        #expect(HTTPDate.format(unixSeconds: seconds) == text)
+    }
+
+    @Test("If-None-Match uses weak comparison and lists", arguments: [
+        ("\"a\"", "\"a\"", true), ("W/\"a\"", "\"a\"", true), ("\"b\", \"a\"", "\"a\"", true), ("*", "\"a\"", true),
+        ("\"b\"", "\"a\"", false), ("a", "\"a\"", false),
+    ])
+    func matchesETags(header: String, etag: String, matches: Bool) {
+        #expect(EntityTag.matches(ifNoneMatch: header, etag: etag) == matches)
+    }
+
+    @Test("targets split into decoded segments and raw query items")
+    func splitsTargets() {
+        let target = RequestTarget("/v1/items/a%3Ab/ratings/%40me?ids=a,b&x")
+        #expect(target.pathSegments == ["v1", "items", "a:b", "ratings", "@me"])
+        #expect(target.rawQueryItems.map(\.name) == ["ids", "x"])
+        #expect(target.rawQueryItems.first?.value == "a,b")
+        #expect(RequestTarget("/a%zz").pathSegments == nil)
+        #expect(RequestTarget("/a%ff").pathSegments == nil)
+        #expect(PercentDecoding.decode("a+b") == "a+b")
+    }
+
+    @Test("slowloris: later bytes do not extend the head deadline")
+    func headDeadlineIsFixed() {
+        var limits = HTTPLimits()
+        limits.headTimeoutSeconds = 10
+        limits.idleTimeoutSeconds = 60
+        var lifecycle = ConnectionLifecycle(limits: limits, now: 0)
+        #expect(lifecycle.timeout(now: 59) == nil)
+        lifecycle.requestBytesArrived(headComplete: false, now: 1)
+        lifecycle.requestBytesArrived(headComplete: false, now: 9)
+        #expect(lifecycle.timeout(now: 10.9) == nil)
+        #expect(lifecycle.timeout(now: 11) == .requestTimeout)
+    }
+
+    @Test("keep-alive returns to idle; close or draining ends the connection")
+    func keepAliveDecisions() {
+        var lifecycle = ConnectionLifecycle(limits: HTTPLimits(), now: 0)
+        lifecycle.requestBytesArrived(headComplete: true, now: 0)
+        lifecycle.requestStarted(now: 0)
+        #expect(!lifecycle.isQuiet)
+        let kept = lifecycle.responseFinished(keepAlive: true, draining: false, now: 1)
+        #expect(kept)
+        #expect(lifecycle.isQuiet)
+        #expect(lifecycle.timeout(now: 61) == .close)
+        lifecycle.requestStarted(now: 2)
+        let keptAfterClose = lifecycle.responseFinished(keepAlive: false, draining: false, now: 3)
+        let keptWhileDraining = lifecycle.responseFinished(keepAlive: true, draining: true, now: 3)
+        #expect(!keptAfterClose)
+        #expect(!keptWhileDraining)
+    }
+}
