@@ -17,12 +17,15 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
+        // Linux socket interfaces Glibc does not export (epoll, eventfd, accept4).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+
         // Pure: rating math, display, identifiers, domain errors, the storage protocol.
         .target(name: "RatingsCore", swiftSettings: strict),
         // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
         .target(name: "HTTP1", swiftSettings: strict),
         // IO: sockets, epoll loops, signals, lifecycle.
-        .target(name: "HTTPServer", dependencies: ["HTTP1"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["HTTP1", "CLinux"], swiftSettings: strict),
         // IO: SQLite storage of ratings, migrations embedded at build time.
         .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite"],
                 swiftSettings: strict, plugins: ["EmbedMigrations"]),

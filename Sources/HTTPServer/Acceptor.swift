@@ -1,0 +1,87 @@
+import CLinux
+import Glibc
+import HTTP1
+
+/// Accepts connections for one loop. Every loop watches the same listening socket with
+/// EPOLLEXCLUSIVE, so the kernel wakes one loop per arrival and the loops share the load.
+// Safe: touched only on its loop's thread; the server reaches it through `loop.execute`.
+final class Acceptor: EventSource, @unchecked Sendable {
+    private let socket: ListeningSocket
+    private unowned let loop: EventLoop
+    private let shared: Connection.Shared
+    private var pausedUntil: Double?
+    private var active = false
+    private var stopped = false
+    /// Sent to connections over the cap, then the socket is closed.
+    private static let refusal: [UInt8] = {
+        var bytes: [UInt8] = []
+        let problem = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.")
+        ResponseSerializer.write(problem.response, date: HTTPDate.format(unixSeconds: 0), keepAlive: false, includeBody: true, into: &bytes)
+        return bytes
+    }()
+
+    init(socket: ListeningSocket, loop: EventLoop, shared: Connection.Shared) {
+        self.socket = socket
+        self.loop = loop
+        self.shared = shared
+    }
+
+    func start() throws(SystemError) {
+        try loop.register(socket.fd, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, source: self)
+        active = true
+    }
+
+    /// Stops accepting for good (the server is draining).
+    func stop() {
+        stopped = true
+        pausedUntil = nil
+        guard active else { return }
+        active = false
+        loop.deregister(socket.fd)
+    }
+
+    func terminate() { stop() }
+
+    func handle(events: UInt32) {
+        // A bounded batch keeps one loop from starving its own connections during a connect storm.
+        for _ in 0..<64 {
+            let result: IOResult<(Int32, String)>
+            do {
+                result = try socket.accept()
+            } catch {
+                if error.errno == EMFILE || error.errno == ENFILE || error.errno == ENOBUFS || error.errno == ENOMEM {
+                    // Out of descriptors: stop accepting briefly rather than spin on a full queue.
+                    pause()
+                }
+                return
+            }
+            guard case .done(let (fd, peer)) = result else { return }
+            if shared.metrics.openConnections >= shared.configuration.maxConnections {
+                shared.metrics.connectionRefused()
+                Acceptor.refusal.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            let connection = Connection(fd: fd, peer: peer, loop: loop, shared: shared)
+            do {
+                try connection.open()
+            } catch {
+                close(fd)
+            }
+        }
+    }
+
+    private func pause() {
+        guard active else { return }
+        loop.deregister(socket.fd)
+        active = false
+        pausedUntil = loop.now + 0.1
+    }
+
+    func tick(now: Double) {
+        if !stopped, let until = pausedUntil, now >= until {
+            pausedUntil = nil
+            try? start()
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Glibc
+import Synchronization
+
+/// Request identifiers: the client's when it sent 1 to 128 visible ASCII characters, else a
+/// new one, unique per process: a random prefix chosen at start and a counter.
+final class RequestIDs: Sendable {
+    private let prefix: String
+    private let counter = Atomic<Int>(0)
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        prefix = String(generator.next() as UInt64, radix: 16)
+    }
+
+    /// The client's id when acceptable, otherwise a fresh one.
+    func id(from header: String?) -> String {
+        if let header, Self.isAcceptable(header) { return header }
+        let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "\(prefix)-\(String(next, radix: 16))"
+    }
+
+    static func isAcceptable(_ value: String) -> Bool {
+        let bytes = value.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
+    }
+}

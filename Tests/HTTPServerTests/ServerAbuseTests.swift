@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import HTTP1
+import HTTPServer
+import TestSupport
+import Testing
+
+@Suite("Under abuse the server keeps serving", .serialized)
+struct ServerAbuseTests {
+    /// Time for one fresh request, in seconds.
+    private func timedRequest(port: Int) throws -> (RawHTTPClient.Response, Double) {
+        let start = Date()
+        let response = try RawHTTPClient.exchange(port: port, "GET /probe HTTP/1.1\nHost: t\n\n")
+        return (response, Date().timeIntervalSince(start))
+    }
+
+    @Test("1,000 idle connections while another client is answered promptly")
+    func thousandIdleConnections() async throws {
+        try await withTestServer(handler: echoHandler) { port, server in
+            var idle: [RawHTTPClient] = []
+            for _ in 0..<1_000 { idle.append(try RawHTTPClient(port: port)) }
+            // A few of them send nothing, others one keep-alive request each, then go quiet.
+            for client in idle.prefix(200) { client.send("GET /once HTTP/1.1\nHost: t\n\n") }
+            for client in idle.prefix(200) { #expect(try client.readResponse().status == 200) }
+            var waited = 0
+            while server.metrics.openConnections < 1_000 && waited < 200 { usleep(10_000); waited += 1 }
+            #expect(server.metrics.openConnections >= 1_000)
+            let (response, seconds) = try timedRequest(port: port)
+            #expect(response.status == 200)
+            #expect(seconds < 1.0, "answered in \(seconds)s with 1,000 idle connections open")
+            _ = idle
+        }
+    }
+
+    @Test("200 slowloris connections sending a header byte a second; another client is answered promptly; they time out with 408")
+    func slowlorisConnections() async throws {
+        try await withTestServer(handler: echoHandler, configure: { $0.limits.headTimeoutSeconds = 3 }) { port, _ in
+            let slow = try (0..<200).map { _ in try RawHTTPClient(port: port) }
+            let head = Array("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa".utf8)
+            for second in 0..<4 {
+                for client in slow { client.send([head[second]]) }
+                let (response, seconds) = try timedRequest(port: port)
+                #expect(response.status == 200)
+                #expect(seconds < 1.0, "answered in \(seconds)s beside 200 slow clients")
+                try await Task.sleep(for: .seconds(1))
+            }
+            // Past the 3 s head deadline every slow client got a 408 and was closed.
+            for client in slow.prefix(20) {
+                let response = try client.readResponse()
+                #expect(response.status == 408)
+                #expect(client.isClosedByServer())
+            }
+        }
+    }
+
+    @Test("clients that vanish mid-request and mid-response do not disturb the server")
+    func vanishingClients() async throws {
+        try await withTestServer(handler: echoHandler) { port, server in
+            for _ in 0..<50 {
+                let midRequest = try RawHTTPClient(port: port)
+                midRequest.send("PUT /x HTTP/1.1\nHost: t\nContent-Length: 100\n\nabc")
+                midRequest.reset()
+                let midResponse = try RawHTTPClient(port: port)
+                midResponse.send("GET /big HTTP/1.1\nHost: t\n\n")
+                midResponse.reset()
+                let midSlow = try RawHTTPClient(port: port)
+                midSlow.send("GET /slow HTTP/1.1\nHost: t\n\n")
+                midSlow.reset()
+            }
+            let (response, _) = try timedRequest(port: port)
+            #expect(response.status == 200)
+            // Every abandoned connection is eventually closed (the slow ones after their response).
+            var waited = 0
+            while server.metrics.openConnections > 0 && waited < 300 { usleep(10_000); waited += 1 }
+            #expect(server.metrics.openConnections == 0)
+        }
+    }
+
+    @Test("connections over the cap are refused with 503, and service resumes when they close")
+    func connectionCap() async throws {
+        try await withTestServer(handler: echoHandler, configure: { $0.maxConnections = 10 }) { port, server in
+            var held = try (0..<10).map { _ in try RawHTTPClient(port: port) }
+            var waited = 0
+            while server.metrics.openConnections < 10 && waited < 200 { usleep(10_000); waited += 1 }
+            let refused = try RawHTTPClient(port: port)
+            refused.send("GET / HTTP/1.1\nHost: t\n\n")
+            #expect(try refused.readResponse().status == 503)
+            held.removeAll()
+            waited = 0
+            while server.metrics.openConnections > 0 && waited < 200 { usleep(10_000); waited += 1 }
+            #expect(try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\n\n").status == 200)
+        }
+    }
+
+    @Test("drain: a slow request in flight completes, idle connections close, new connections are refused")
+    func drainFinishesInFlight() async throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.accessLogFD = open("/dev/null", O_WRONLY)
+        defer { close(configuration.accessLogFD) }
+        let server = HTTPServer(configuration: configuration, handler: echoHandler)
+        let port = try server.start()
+        let idle = try RawHTTPClient(port: port)
+        let busy = try RawHTTPClient(port: port)
+        busy.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        try await Task.sleep(for: .milliseconds(100))
+        let started = Date()
+        server.beginDrain()
+        let response = try busy.readResponse()
+        #expect(response.text == "slow done")
+        #expect(response.header("connection") == "close")
+        #expect(idle.isClosedByServer())
+        server.waitUntilStopped()
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(server.currentState == .stopped)
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: port) }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HTTP1
+import HTTPServer
+import TestSupport
+import Testing
+
+@Suite("Server basics over real sockets")
+struct ServerBasicsTests {
+    @Test("keep-alive: 5,000 requests on one connection")
+    func fiveThousandRequestsOnOneConnection() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            for i in 0..<5_000 {
+                client.send("GET /n/\(i) HTTP/1.1\nHost: t\n\n")
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                guard response.text.hasPrefix("GET /n/\(i) ") else {
+                    Issue.record("request \(i) got \(response.text)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test("pipelined requests are answered in order, a slow one holding back the next")
+    func pipelinedInOrder() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send("GET /a HTTP/1.1\nHost: t\n\nGET /slow HTTP/1.1\nHost: t\n\nPUT /c HTTP/1.1\nHost: t\nContent-Length: 3\n\nabcGET /d HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().text.hasPrefix("GET /a "))
+            #expect(try client.readResponse().text == "slow done")
+            #expect(try client.readResponse().text.hasPrefix("PUT /c body=3"))
+            #expect(try client.readResponse().text.hasPrefix("GET /d "))
+        }
+    }
+
+    @Test("every response has Date and Content-Length; HEAD has the length but no body")
+    func headAndHeaders() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send("HEAD /etag HTTP/1.1\nHost: t\n\n")
+            let head = try client.readResponse(headRequest: true)
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("content-length") == "6")
+            #expect(head.header("date")?.hasSuffix(" GMT") == true)
+            client.send("GET /etag HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().text == "tagged")
+        }
+    }
+
+    @Test("If-None-Match with the ETag gets 304 carrying the ETag and no body")
+    func conditionalGet() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send("GET /etag HTTP/1.1\nHost: t\nIf-None-Match: \"v1\"\n\n")
+            let response = try client.readResponse()
+            #expect(response.status == 304 && response.body.isEmpty && response.header("etag") == "\"v1\"")
+            #expect(response.header("content-length") == nil)
+            client.send("GET /etag HTTP/1.1\nHost: t\nIf-None-Match: \"v0\"\n\n")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+
+    @Test("Expect: 100-continue gets 100 before the body is sent")
+    func expectContinue() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send("PUT /x HTTP/1.1\nHost: t\nExpect: 100-continue\nContent-Length: 4\n\n")
+            #expect(try client.readInterim() == 100)
+            client.send("body", crlf: false)
+            #expect(try client.readResponse().text.hasPrefix("PUT /x body=4"))
+        }
+    }
+
+    @Test("Connection: close is honoured both ways, and HTTP/1.0 closes by default")
+    func connectionClose() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let byClient = try RawHTTPClient(port: port)
+            byClient.send("GET / HTTP/1.1\nHost: t\nConnection: close\n\n")
+            let first = try byClient.readResponse()
+            #expect(first.header("connection") == "close")
+            #expect(byClient.isClosedByServer())
+
+            let byServer = try RawHTTPClient(port: port)
+            byServer.send("GET /close HTTP/1.1\nHost: t\n\n")
+            #expect(try byServer.readResponse().header("connection") == "close")
+            #expect(byServer.isClosedByServer())
+
+            let old = try RawHTTPClient(port: port)
+            old.send("GET / HTTP/1.0\n\n")
+            #expect(try old.readResponse().status == 200)
+            #expect(old.isClosedByServer())
+
+            let oldKeepAlive = try RawHTTPClient(port: port)
+            oldKeepAlive.send("GET / HTTP/1.0\nConnection: keep-alive\n\n")
+            #expect(try oldKeepAlive.readResponse().header("connection") == "keep-alive")
+            oldKeepAlive.send("GET /again HTTP/1.0\n\n")
+            #expect(try oldKeepAlive.readResponse().text.hasPrefix("GET /again"))
+        }
+    }
+
+    @Test("X-Request-ID is echoed when valid and generated otherwise")
+    func requestIDs() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let echoed = try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\nX-Request-ID: abc-123\n\n")
+            #expect(echoed.header("x-request-id") == "abc-123")
+            #expect(echoed.text.hasSuffix("id=abc-123"))
+            let generated = try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\n\n")
+            let id = try #require(generated.header("x-request-id"))
+            #expect(!id.isEmpty)
+            let tooLong = try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\nX-Request-ID: \(String(repeating: "a", count: 129))\n\n")
+            #expect(tooLong.header("x-request-id")?.count ?? 0 < 129)
+            let spaced = try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\nX-Request-ID: a b\n\n")
+            #expect(spaced.header("x-request-id") != "a b")
+        }
+    }
+
+    @Test("a malformed request gets a problem+json answer and the connection closes", arguments: [
+        ("GET / HTTP/1.1\nHost: t\nHost: u\n\n", 400),
+        ("GET / HTTP/1.1\nHost: t\nContent-Length: 1\nTransfer-Encoding: chunked\n\n", 400),
+        ("GET / HTTP/2.0\nHost: t\n\n", 505),
+        ("PUT / HTTP/1.1\nHost: t\nTransfer-Encoding: gzip\n\n", 501),
+        ("GET /\(String(repeating: "a", count: 9_000)) HTTP/1.1\nHost: t\n\n", 414),
+        ("GET / HTTP/1.1\nHost: t\nX: \(String(repeating: "a", count: 17_000))\n\n", 431),
+    ])
+    func malformedRequests(request: String, status: Int) async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send(request)
+            let response = try client.readResponse()
+            #expect(response.status == status)
+            #expect(response.header("content-type") == "application/problem+json")
+            #expect(response.header("connection") == "close")
+            #expect(response.text.contains("\"status\":\(status)"))
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test("a body over 64 KiB gets 413 even while the client keeps sending, and others are served")
+    func oversizedBodyStillGets413() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port)
+            client.send("PUT /x HTTP/1.1\nHost: t\nTransfer-Encoding: chunked\n\n")
+            let chunk = "10000\r\n" + String(repeating: "z", count: 65_536) + "\r\n"
+            _ = client.send(chunk + chunk, crlf: false)
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.text.contains("65536"))
+            let other = try RawHTTPClient.exchange(port: port, "GET /still HTTP/1.1\nHost: t\n\n")
+            #expect(other.status == 200)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import HTTP1
+public import HTTPServer
+import Glibc
+
+/// Starts a server on `127.0.0.1:0` and always stops it in the same helper (hummingbird's
+/// TestUtils pattern), so no test leaks a listening socket or loop thread.
+public func withTestServer<T>(
+    handler: HTTPHandler,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (_ port: Int, _ server: HTTPServer) async throws -> T
+) async throws -> T {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.eventLoops = 2
+    configuration.accessLogFD = open("/dev/null", O_WRONLY)
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, handler: handler)
+    let port = try server.start()
+    defer {
+        server.beginDrain()
+        server.waitUntilStopped()
+        close(configuration.accessLogFD)
+    }
+    return try await body(port, server)
+}
