@@ -28,17 +28,19 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTP1", "CLinux"], swiftSettings: strict),
         // IO: SQLite storage of ratings, migrations embedded at build time.
         .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite"],
-                swiftSettings: strict, plugins: ["EmbedMigrations"]),
+                swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
-        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1"], swiftSettings: strict),
+        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1"], swiftSettings: strict,
+                plugins: ["EmbedFiles"]),
         // The thin executable.
         .executableTarget(name: "ratings",
                           dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
                           swiftSettings: strict),
 
-        // Build-time: turns migrations/*.sql into Swift source so the binary needs no source tree.
-        .executableTarget(name: "EmbedMigrationsTool", swiftSettings: strict),
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"]),
+        // Build-time: turns migrations/*.sql and openapi.yaml into Swift source, so the binary
+        // needs no source tree.
+        .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
         .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
                 path: "Tests/TestSupport", swiftSettings: strict),

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import HTTP1
+public import HTTP1
 import Synchronization
 
 /// Our HTTP/1.1 server: one epoll loop per core sharing a listening socket, an explicit
@@ -29,9 +29,9 @@ public final class HTTPServer: Sendable {
     /// Counters about connections, for `/metrics`.
     public let metrics: ServerMetrics
 
-    public init(configuration: ServerConfiguration, handler: HTTPHandler) {
+    public init(configuration: ServerConfiguration, handler: HTTPHandler, metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
-        metrics = ServerMetrics()
+        self.metrics = metrics
         shared = Connection.Shared(handler: handler, configuration: configuration, metrics: metrics, requestIDs: RequestIDs())
     }
 

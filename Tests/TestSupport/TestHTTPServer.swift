@@ -1,4 +1,4 @@
-import HTTP1
+public import HTTP1
 public import HTTPServer
 import Glibc
 

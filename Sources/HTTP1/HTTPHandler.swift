@@ -1,5 +1,3 @@
-public import HTTP1
-
 /// The one thing the server knows of the application: a request goes in, exactly one response
 /// comes out through `respond`, on any thread, now or later. The server adds `Date`,
 /// `Content-Length`, `Connection` and `X-Request-ID`, answers `If-None-Match` with 304 when the

@@ -1,0 +1,15 @@
+public import RatingsCore
+
+/// What the API needs to know beyond its store.
+public struct APIConfiguration: Sendable {
+    /// The scale of items that have none of their own. Default 5.
+    public var defaultScale = Scale.standard
+    /// The OpenAPI document served at `/openapi.yaml`.
+    public var openAPIDocument = embeddedOpenAPIDocument
+    /// Where server-side failures are written (never to the client). Default standard error.
+    public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }
+    /// Open connections, for the `ratings_open_connections` gauge.
+    public var openConnections: @Sendable () -> Int = { 0 }
+
+    public init() {}
+}

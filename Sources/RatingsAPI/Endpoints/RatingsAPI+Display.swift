@@ -1,0 +1,32 @@
+import HTTP1
+import RatingsCore
+
+/// `/v1/display`: how any value looks on any scale; nothing is stored.
+extension RatingsAPI {
+    func display(_ target: RequestTarget) throws -> HTTPResponse {
+        let query = target.rawQueryItems
+        let scale = try maxParameter(query.filter { $0.name == "max" }.map(\.value))
+        let values = query.filter { $0.name == "value" }.map(\.value)
+        guard values.count == 1, let raw = values.first, !raw.isEmpty else {
+            throw APIError.invalidQuery(values.count > 1
+                ? "Give value exactly once."
+                : "Give the value to display, e.g. /v1/display?value=3.5&max=5.")
+        }
+        guard let text = PercentDecoding.decode(raw) else {
+            throw APIError.invalidQuery("value has a malformed percent-escape.")
+        }
+        let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
+        return Responses.representation(WireFormat.render { WireFormat.display(display, into: &$0) })
+    }
+
+    /// `max`: decimal digits only, 1 to 10; absent means the server default.
+    private func maxParameter(_ values: [String]) throws -> Scale {
+        guard let raw = values.first else { return configuration.defaultScale }
+        let limits = "max must be an integer from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound) written in decimal digits"
+        guard values.count == 1 else { throw APIError.invalidQuery("Give max at most once; \(limits).") }
+        guard !raw.isEmpty, raw.utf8.count <= 4, raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let number = Int(raw), let scale = try? Scale(maxRating: number)
+        else { throw APIError.invalidQuery("\(limits); got \(Self.quoted(raw)).") }
+        return scale
+    }
+}

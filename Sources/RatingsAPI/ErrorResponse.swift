@@ -1,0 +1,71 @@
+import HTTP1
+import RatingsCore
+
+/// The one place where an error becomes a response. Every error is problem+json (RFC 9457);
+/// an error of a kind not listed here is a bug: it becomes a plain 500 and the real one is logged.
+enum ErrorResponse {
+    /// The response for `error`, logging what the client must not see through `log`.
+    static func make(_ error: any Error, log: (String) -> Void) -> HTTPResponse {
+        switch error {
+        case let error as RatingError: return problem(for: error).response
+        case let error as APIError: return response(for: error)
+        case let error as any StorageFailure:
+            log("storage failure: \(error)")
+            return ProblemDetails(status: 503, type: type("storage-unavailable"),
+                                  detail: "The database is not available right now; retry shortly.").response
+        default:
+            log("unexpected error: \(String(reflecting: error))")
+            return ProblemDetails(status: 500, type: type("internal"), detail: "The server failed unexpectedly; the failure was logged.").response
+        }
+    }
+
+    static func type(_ slug: String) -> String { "urn:ratings:problem:\(slug)" }
+
+    private static func problem(for error: RatingError) -> ProblemDetails {
+        switch error {
+        case let .invalidIdentifier(kind, problem):
+            return ProblemDetails(status: 400, type: type("invalid-identifier"),
+                                  detail: "\(kind.rawValue) \(problem). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
+        case let .starsOutOfRange(given, scale):
+            return ProblemDetails(status: 422, type: type("stars-out-of-range"),
+                                  detail: "stars must be an integer from 1 to \(scale.maxRating) (this item's maxRating); got \(given).")
+        case let .scaleOutOfRange(given):
+            return ProblemDetails(status: 422, type: type("scale-out-of-range"),
+                                  detail: "maxRating must be an integer from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound); got \(given).")
+        case let .scaleConflict(current, requested, count):
+            return ProblemDetails(status: 409, type: type("scale-conflict"),
+                                  detail: "The item has \(count) rating\(count == 1 ? "" : "s") on a \(current.maxRating)-star scale, so its maxRating cannot become \(requested.maxRating); clear its ratings first or keep maxRating \(current.maxRating).")
+        case let .ratingNotFound(item, rater):
+            return ProblemDetails(status: 404, type: type("rating-not-found"),
+                                  detail: "Rater \(rater.rawValue) has no rating on item \(item.rawValue); PUT one first.")
+        case let .invalidDisplayValue(given):
+            return ProblemDetails(status: 400, type: type("invalid-query"),
+                                  detail: "value must be a number written as in JSON, such as 3, 3.25, -1 or 1e3; got \(JSONText.quoted(given)).")
+        }
+    }
+
+    private static func response(for error: APIError) -> HTTPResponse {
+        switch error {
+        case let .notFound(path):
+            return ProblemDetails(status: 404, type: type("not-found"),
+                                  detail: "No resource at \(path). Paths start with /v1/items, /v1/display, /healthz, /readyz, /metrics or /openapi.yaml.").response
+        case let .methodNotAllowed(method, allow):
+            var response = ProblemDetails(status: 405, type: type("method-not-allowed"),
+                                          detail: "\(method) is not allowed here; use one of \(allow).").response
+            response.headers.set("allow", allow)
+            return response
+        case let .unsupportedMediaType(given):
+            let what = given.map { "Content-Type \($0)" } ?? "a body without Content-Type"
+            return ProblemDetails(status: 415, type: type("unsupported-media-type"),
+                                  detail: "Send the body as JSON with Content-Type: application/json; got \(what).").response
+        case let .malformedJSON(reason):
+            return ProblemDetails(status: 400, type: type("malformed-json"), detail: "The body is not valid JSON: \(reason).").response
+        case let .invalidBody(reason):
+            return ProblemDetails(status: 422, type: type("invalid-body"), detail: reason).response
+        case let .invalidQuery(reason):
+            return ProblemDetails(status: 400, type: type("invalid-query"), detail: reason).response
+        case .notReady:
+            return ProblemDetails(status: 503, type: type("not-ready"), detail: "The database does not answer yet; retry shortly.").response
+        }
+    }
+}

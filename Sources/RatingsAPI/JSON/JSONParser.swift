@@ -1,0 +1,192 @@
+/// A strict RFC 8259 parser for request bodies: UTF-8 only, one value, bounded nesting, no
+/// duplicate member names (which would make `stars` ambiguous).
+public struct JSONParser {
+    /// Deepest nesting accepted; deeper input is refused rather than recursed into.
+    public static let maxDepth = 64
+
+    /// Why a body is not JSON, with the byte offset.
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let message: String
+        public let offset: Int
+        public var description: String { "\(message) at byte \(offset)" }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+
+    /// Parses `bytes` as exactly one JSON value.
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> SyntaxError { SyntaxError(message: message, offset: index) }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+    }
+
+    private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        guard let byte = current else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func expect(_ literal: String) throws(SyntaxError) {
+        for expected in literal.utf8 {
+            guard current == expected else { throw error("invalid literal") }
+            index += 1
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            let key = try parseString()
+            if members.contains(where: { $0.key == key }) { throw error("duplicate member name \"\(key)\"") }
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(SyntaxError) -> String {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, isDigit(first) else { throw error("invalid number") }
+        index += 1
+        if first != UInt8(ascii: "0") { while let byte = current, isDigit(byte) { index += 1 } }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard let byte = current, isDigit(byte) else { throw error("invalid number: digits must follow '.'") }
+            while let byte = current, isDigit(byte) { index += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard let byte = current, isDigit(byte) else { throw error("invalid number: digits must follow the exponent") }
+            while let byte = current, isDigit(byte) { index += 1 }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func parseString() throws(SyntaxError) -> String {
+        index += 1
+        var runStart = index
+        var result = ""
+        func flushRun(_ end: Int) throws(SyntaxError) {
+            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            result += text
+        }
+        while true {
+            guard let byte = current else { throw error("unterminated string") }
+            if byte == UInt8(ascii: "\"") {
+                try flushRun(index)
+                index += 1
+                return result
+            }
+            if byte < 0x20 { throw error("control character in a string") }
+            if byte != UInt8(ascii: "\\") { index += 1; continue }
+            try flushRun(index)
+            index += 1
+            guard let escape = current else { throw error("unterminated escape") }
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): result += "\""
+            case UInt8(ascii: "\\"): result += "\\"
+            case UInt8(ascii: "/"): result += "/"
+            case UInt8(ascii: "b"): result += "\u{8}"
+            case UInt8(ascii: "f"): result += "\u{C}"
+            case UInt8(ascii: "n"): result += "\n"
+            case UInt8(ascii: "r"): result += "\r"
+            case UInt8(ascii: "t"): result += "\t"
+            case UInt8(ascii: "u"): result.unicodeScalars.append(try parseUnicodeEscape())
+            default: throw error("invalid escape")
+            }
+            runStart = index
+        }
+    }
+
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = current else { throw error("unterminated \\u escape") }
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws(SyntaxError) -> Unicode.Scalar {
+        let first = try parseHex4()
+        if (0xD800...0xDBFF).contains(first) {
+            guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired surrogate in a \\u escape")
+            }
+            index += 2
+            let second = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(second),
+                  let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            else { throw error("unpaired surrogate in a \\u escape") }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(first) else { throw error("unpaired surrogate in a \\u escape") }
+        return scalar
+    }
+}

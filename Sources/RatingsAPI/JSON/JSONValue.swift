@@ -1,0 +1,56 @@
+/// A parsed JSON value. Numbers keep their text, so `4` and `4.0` stay distinguishable and no
+/// value is ever rounded through a double.
+public enum JSONValue: Sendable, Equatable {
+    case object([(key: String, value: JSONValue)])
+    case array([JSONValue])
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+
+    /// The member `key` of an object (nil for other kinds or a missing key).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.object(a), .object(b)): return a.elementsEqual(b) { $0.key == $1.key && $0.value == $1.value }
+        case let (.array(a), .array(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.bool(a), .bool(b)): return a == b
+        case (.null, .null): return true
+        default: return false
+        }
+    }
+
+    /// The value as an integer when it is written as one (no fraction, no exponent) and fits.
+    /// `.tooLarge` for an integer beyond Int; nil for anything that is not an integer literal.
+    public var integer: IntegerLiteral? {
+        guard case .number(let text) = self else { return nil }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        if let value = Int(text) { return .value(value) }
+        return .tooLarge
+    }
+
+    /// What `integer` found.
+    public enum IntegerLiteral: Sendable, Equatable {
+        case value(Int)
+        case tooLarge
+    }
+
+    /// A short description of the value's kind, for error details.
+    public var kindDescription: String {
+        switch self {
+        case .object: return "an object"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number(let text): return "the number \(text)"
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+}

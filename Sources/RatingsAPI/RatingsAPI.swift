@@ -1,0 +1,112 @@
+import Glibc
+public import HTTP1
+public import RatingsCore
+
+/// The ratings API v1: routes each request to its endpoint, speaks JSON, and turns every error
+/// into problem+json in one place. It sees storage only through `RatingStore` and the server
+/// only through `HTTPHandler`.
+public final class RatingsAPI: Sendable {
+    let store: any RatingStore
+    let configuration: APIConfiguration
+    let metrics = APIMetrics()
+
+    public init(store: any RatingStore, configuration: APIConfiguration = APIConfiguration()) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// This API as the server's request → response handler.
+    public var handler: HTTPHandler {
+        HTTPHandler { [self] request, respond in handle(request, respond: respond) }
+    }
+
+    /// Answers one request through `respond`, at once for reads, after the commit for writes.
+    public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let started = Clock.monotonicSeconds()
+        let target = RequestTarget(request.target)
+        let route = Route.match(target) ?? .unmatched
+        let finish: @Sendable (HTTPResponse) -> Void = { [metrics] response in
+            metrics.record(route: route.pattern, method: request.method, status: response.status,
+                           seconds: Clock.monotonicSeconds() - started)
+            respond(response)
+        }
+        do {
+            try dispatch(route, request, target, finish)
+        } catch {
+            finish(fail(error))
+        }
+    }
+
+    private func dispatch(_ route: Route, _ request: HTTPRequest, _ target: RequestTarget,
+                          _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+        if route == .unmatched {
+            guard target.pathSegments != nil else {
+                throw APIError.invalidQuery("The path has a malformed percent-escape or is not UTF-8; encode each byte as %XX.")
+            }
+            throw APIError.notFound(path: target.rawPath)
+        }
+        switch (route, request.method) {
+        case (_, "GET"), (_, "HEAD"):
+            respond(try read(route, target))
+        case let (.rating(item, rater), "PUT"):
+            try submit(item: item, rater: rater, request, respond)
+        case let (.rating(item, rater), "DELETE"):
+            try clear(item: item, rater: rater, respond)
+        case let (.item(item), "PUT"):
+            try configure(item: item, request, respond)
+        default:
+            throw APIError.methodNotAllowed(method: request.method, allow: route.allow)
+        }
+    }
+
+    private func read(_ route: Route, _ target: RequestTarget) throws -> HTTPResponse {
+        switch route {
+        case let .rating(item, rater): return try readRating(item: item, rater: rater)
+        case let .item(item): return try readSummary(item: item)
+        case .items: return try readSummaries(target)
+        case .display: return try display(target)
+        case .health: return Responses.json(200, #"{"status":"ok"}"#)
+        case .readiness:
+            guard store.isReady() else { throw APIError.notReady }
+            return Responses.json(200, #"{"status":"ready"}"#)
+        case .metrics:
+            return Responses.text(200, metrics.render(openConnections: configuration.openConnections()),
+                                  contentType: "text/plain; version=0.0.4; charset=utf-8")
+        case .openAPI:
+            return Responses.text(200, configuration.openAPIDocument, contentType: "application/yaml")
+        case .unmatched:
+            throw APIError.notFound(path: "")
+        }
+    }
+
+    /// Completes an asynchronous store call: success through `body`, failure through `fail`.
+    func complete<T>(_ respond: @escaping @Sendable (HTTPResponse) -> Void,
+                     _ body: @escaping @Sendable (T) throws -> HTTPResponse) -> @Sendable (Result<T, any Error>) -> Void {
+        { [self] result in
+            do {
+                respond(try body(result.get()))
+            } catch {
+                respond(fail(error))
+            }
+        }
+    }
+
+    func fail(_ error: any Error) -> HTTPResponse {
+        ErrorResponse.make(error, log: configuration.errorLog)
+    }
+}
+
+/// Clocks, read directly: monotonic for durations, wall for `updatedAt`.
+enum Clock {
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func wallMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,67 @@
+import HTTP1
+
+/// Every resource the API serves, with its path pattern (the metrics label) and methods.
+enum Route: Sendable, Equatable {
+    case rating(item: String, rater: String)
+    case item(String)
+    case items
+    case display
+    case health
+    case readiness
+    case metrics
+    case openAPI
+    /// No route: the label used for metrics of unknown paths.
+    case unmatched
+
+    /// The pattern, never the raw path, so metric labels stay few.
+    var pattern: String {
+        switch self {
+        case .rating: return "/v1/items/{itemId}/ratings/{raterId}"
+        case .item: return "/v1/items/{itemId}"
+        case .items: return "/v1/items"
+        case .display: return "/v1/display"
+        case .health: return "/healthz"
+        case .readiness: return "/readyz"
+        case .metrics: return "/metrics"
+        case .openAPI: return "/openapi.yaml"
+        case .unmatched: return "unmatched"
+        }
+    }
+
+    /// The methods the route answers, as sent in `Allow`.
+    var allow: String {
+        switch self {
+        case .rating: return "GET, HEAD, PUT, DELETE"
+        case .item: return "GET, HEAD, PUT"
+        default: return "GET, HEAD"
+        }
+    }
+
+    /// Matches a request path. Segments are split before percent-decoding, so an encoded `/`
+    /// stays inside its segment (and then fails identifier validation).
+    static func match(_ target: RequestTarget) -> Route? {
+        guard let segments = target.pathSegments else { return nil }
+        switch segments.count {
+        case 1:
+            switch segments[0] {
+            case "healthz": return .health
+            case "readyz": return .readiness
+            case "metrics": return .metrics
+            case "openapi.yaml": return .openAPI
+            default: return nil
+            }
+        case 2 where segments[0] == "v1":
+            switch segments[1] {
+            case "items": return .items
+            case "display": return .display
+            default: return nil
+            }
+        case 3 where segments[0] == "v1" && segments[1] == "items":
+            return .item(segments[2])
+        case 5 where segments[0] == "v1" && segments[1] == "items" && segments[3] == "ratings":
+            return .rating(item: segments[2], rater: segments[4])
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import Glibc
+
+/// Unbuffered lines to standard error.
+enum StandardError {
+    static func write(_ message: String) {
+        var line = message + "\n"
+        line.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    }
+}

@@ -1,0 +1,69 @@
+import HTTP1
+import RatingsCore
+
+/// The JSON shapes of the API (Display, Summary, Rating, Cleared): the one place where field
+/// names are written.
+enum WireFormat {
+    static func display(_ display: Display, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("value"); json.number(display.valueText)
+        json.key("symbols"); json.beginArray()
+        for symbol in display.symbols { json.string(symbol.rawValue) }
+        json.endArray()
+        json.key("fill"); json.beginArray()
+        for share in display.fillHundredths { json.number(DecimalText.hundredths(share)) }
+        json.endArray()
+        json.key("accessibilityLabel"); json.string(display.accessibilityLabel)
+        json.key("accessibilityValue"); json.string(display.accessibilityValue)
+        json.endObject()
+    }
+
+    static func summary(_ summary: ItemSummary, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(summary.item.rawValue)
+        json.key("maxRating"); json.integer(summary.scale.maxRating)
+        json.key("count"); json.integer(summary.count)
+        json.key("average")
+        if let hundredths = summary.averageHundredths { json.number(DecimalText.hundredths(hundredths)) } else { json.null() }
+        json.key("distribution"); json.beginArray()
+        for count in summary.distribution { json.integer(count) }
+        json.endArray()
+        json.key("display"); display(summary.display, into: &json)
+        json.endObject()
+    }
+
+    static func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(rating.item.rawValue)
+        json.key("raterId"); json.string(rating.rater.rawValue)
+        json.key("stars"); json.integer(rating.stars.count)
+        json.key("updatedAt"); json.string(Timestamp.rfc3339(milliseconds: rating.updatedAtMilliseconds))
+        json.key("display"); display(rating.display, into: &json)
+        if let summary { json.key("summary"); self.summary(summary, into: &json) }
+        json.endObject()
+    }
+
+    static func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(item.rawValue)
+        json.key("raterId"); json.string(rater.rawValue)
+        json.key("cleared"); json.bool(outcome.cleared)
+        json.key("summary"); summary(outcome.summary, into: &json)
+        json.endObject()
+    }
+
+    static func summaries(_ summaries: [ItemSummary], into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("items"); json.beginArray()
+        for item in summaries { summary(item, into: &json) }
+        json.endArray()
+        json.endObject()
+    }
+
+    /// Renders one value with `write` into a finished JSON string.
+    static func render(_ write: (inout JSONWriter) -> Void) -> String {
+        var json = JSONWriter()
+        write(&json)
+        return json.text
+    }
+}

@@ -1,0 +1,39 @@
+import Glibc
+
+/// The process environment, read once; only the executable reads it.
+struct Environment {
+    let values: [String: String]
+
+    static var current: Environment {
+        var values: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return Environment(values: values)
+    }
+
+    subscript(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
+}
+
+/// Lines to standard output and standard error, written unbuffered.
+enum FileOutput {
+    static func out(_ text: String) { write(1, text) }
+    static func error(_ text: String) { write(2, text) }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import HTTPServer
+
+/// `ratings healthcheck`: exits 0 when `/healthz` answers 200.
+enum HealthcheckCommand {
+    static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
+        let options: Options
+        do {
+            options = try Options(arguments, known: ["url"])
+        } catch {
+            FileOutput.error("ratings healthcheck: \(error.message)\n\n\(Usage.healthcheck)")
+            return 2
+        }
+        if options.wantsHelp { FileOutput.out(Usage.healthcheck); return 0 }
+        let port = environment["RATINGS_PORT"] ?? "8080"
+        let url = options.value("url", env: "RATINGS_HEALTHCHECK_URL", environment, default: "http://127.0.0.1:\(port)/healthz")
+        do {
+            let status = try HealthProbe.status(of: url)
+            guard status == 200 else {
+                FileOutput.error("ratings healthcheck: \(url) answered \(status)")
+                return 1
+            }
+            return 0
+        } catch {
+            FileOutput.error("ratings healthcheck: \(error.description)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Flags of one command: `--name value` or `--name=value`, each flag at most once.
+struct Options {
+    /// Why the command line was refused.
+    struct Problem: Error {
+        let message: String
+    }
+
+    private(set) var values: [String: String] = [:]
+    let wantsHelp: Bool
+
+    /// Parses `arguments`, accepting only the flags in `known`.
+    init(_ arguments: [String], known: Set<String>) throws(Problem) {
+        var index = 0
+        var help = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--help" || argument == "-h" { help = true; continue }
+            guard argument.hasPrefix("--") else { throw Problem(message: "unexpected argument '\(argument)'") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard known.contains(name) else { throw Problem(message: "unknown option '--\(name)'") }
+            if value == nil {
+                guard index < arguments.count else { throw Problem(message: "option '--\(name)' needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            guard values[name] == nil else { throw Problem(message: "option '--\(name)' is given twice") }
+            values[name] = value
+        }
+        wantsHelp = help
+    }
+
+    /// The flag's value, else the environment variable's, else the default.
+    func value(_ name: String, env variable: String, _ environment: Environment, default fallback: String) -> String {
+        values[name] ?? environment[variable] ?? fallback
+    }
+
+    /// An integer setting within `range`, naming its source when it is refused.
+    func integer(_ name: String, env variable: String, _ environment: Environment, default fallback: Int,
+                 range: ClosedRange<Int>) throws(Problem) -> Int {
+        let source = values[name] != nil ? "--\(name)" : variable
+        let text = value(name, env: variable, environment, default: String(fallback))
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), text.count <= 6,
+              let number = Int(text), range.contains(number) else {
+            throw Problem(message: "\(source) must be an integer from \(range.lowerBound) to \(range.upperBound); got '\(text)'")
+        }
+        return number
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import HTTPServer
+import RatingsAPI
+import RatingsCore
+import SQLiteStore
+
+/// `ratings serve`: migrates, serves until SIGTERM/SIGINT, drains, exits 0.
+enum ServeCommand {
+    static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
+        let server: ServerConfiguration
+        let store: SQLiteStoreConfiguration
+        let defaultScale: Scale
+        do {
+            let options = try Options(arguments, known: ["host", "port", "database", "default-max-rating"])
+            if options.wantsHelp { FileOutput.out(Usage.serve); return 0 }
+            var configuration = ServerConfiguration()
+            configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: "127.0.0.1")
+            configuration.port = try options.integer("port", env: "RATINGS_PORT", environment, default: 8080, range: 0...65535)
+            server = configuration
+            store = SQLiteStoreConfiguration(path: options.value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite"))
+            let maxRating = try options.integer("default-max-rating", env: "RATINGS_DEFAULT_MAX_RATING", environment,
+                                                default: Scale.standard.maxRating, range: Scale.allowed)
+            defaultScale = try Scale(maxRating: maxRating)
+        } catch let problem as Options.Problem {
+            FileOutput.error("ratings serve: \(problem.message)\n\n\(Usage.serve)")
+            return 2
+        } catch {
+            FileOutput.error("ratings serve: \(error)")
+            return 2
+        }
+        return serve(server, store: store, defaultScale: defaultScale)
+    }
+
+    private static func serve(_ serverConfiguration: ServerConfiguration, store storeConfiguration: SQLiteStoreConfiguration,
+                              defaultScale: Scale) -> Int32 {
+        let store: SQLiteRatingStore
+        do {
+            store = try SQLiteRatingStore(storeConfiguration)
+        } catch {
+            FileOutput.error("ratings serve: cannot open database \(storeConfiguration.path): \(error)")
+            return 1
+        }
+        let serverMetrics = ServerMetrics()
+        var apiConfiguration = APIConfiguration()
+        apiConfiguration.defaultScale = defaultScale
+        apiConfiguration.openConnections = { serverMetrics.openConnections }
+        let api = RatingsAPI(store: store, configuration: apiConfiguration)
+        let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
+        server.drainOnTerminationSignals { signal in
+            FileOutput.out("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining")
+        }
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            FileOutput.error("ratings serve: cannot listen on \(serverConfiguration.host):\(serverConfiguration.port): \(error)")
+            return 1
+        }
+        let shownHost = serverConfiguration.host.contains(":") ? "[\(serverConfiguration.host)]" : serverConfiguration.host
+        FileOutput.out("listening on http://\(shownHost):\(port) (database \(storeConfiguration.path), default maxRating \(defaultScale.maxRating))")
+        server.waitUntilStopped()
+        store.flush()
+        FileOutput.out("stopped")
+        return 0
+    }
+}
