@@ -6,6 +6,7 @@ import Glibc
 /// TestUtils pattern), so no test leaks a listening socket or loop thread.
 public func withTestServer<T>(
     handler: HTTPHandler,
+    metrics: ServerMetrics = ServerMetrics(),
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (_ port: Int, _ server: HTTPServer) async throws -> T
 ) async throws -> T {
@@ -15,7 +16,7 @@ public func withTestServer<T>(
     configuration.eventLoops = 2
     configuration.accessLogFD = open("/dev/null", O_WRONLY)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler)
+    let server = HTTPServer(configuration: configuration, handler: handler, metrics: metrics)
     let port = try server.start()
     defer {
         server.beginDrain()

@@ -1,0 +1,44 @@
+public import HTTPServer
+import RatingsAPI
+import RatingsCore
+public import SQLiteStore
+
+/// The whole service in-process, wired exactly as `ratings serve` wires it: a real SQLite file
+/// in a fresh directory, the API over it, our server on `127.0.0.1:0`.
+public struct TestService: Sendable {
+    public let port: Int
+    public let databasePath: String
+    public let server: HTTPServer
+    public let store: SQLiteRatingStore
+
+    /// One request on a fresh connection.
+    public func request(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
+        var head = "\(method) \(path) HTTP/1.1\nHost: test\n"
+        var allHeaders = headers
+        if let json {
+            if allHeaders["Content-Type"] == nil { allHeaders["Content-Type"] = "application/json" }
+            allHeaders["Content-Length"] = String(json.utf8.count)
+        }
+        for (name, value) in allHeaders.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
+        let client = try RawHTTPClient(port: port)
+        client.send(head + "\n")
+        if let json { client.send(Array(json.utf8)) }
+        return try client.readResponse(headRequest: method == "HEAD")
+    }
+}
+
+public func withRatingsService<T>(defaultMaxRating: Int = 5, _ body: (TestService) async throws -> T) async throws -> T {
+    let directory = try TemporaryDirectory("ratings-api")
+    defer { directory.remove() }
+    let path = directory.file("ratings.sqlite")
+    let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+    let metrics = ServerMetrics()
+    var configuration = APIConfiguration()
+    configuration.defaultScale = try Scale(maxRating: defaultMaxRating)
+    configuration.openConnections = { metrics.openConnections }
+    configuration.errorLog = { _ in }
+    let api = RatingsAPI(store: store, configuration: configuration)
+    return try await withTestServer(handler: api.handler, metrics: metrics) { port, server in
+        try await body(TestService(port: port, databasePath: path, server: server, store: store))
+    }
+}
