@@ -52,7 +52,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings"], swiftSettings: strict),
+        .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

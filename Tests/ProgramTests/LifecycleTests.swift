@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("The running server: access log, drain on SIGTERM, durability across SIGKILL", .serialized)
+struct LifecycleTests {
+    @Test("one access-log line per request on stdout, with method, path, status, bytes, duration and request id")
+    func accessLog() throws {
+        let directory = try TemporaryDirectory("ratings-log")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        let response = try RawHTTPClient.exchange(port: port, "GET /v1/items/logged HTTP/1.1\nHost: t\nX-Request-ID: trace-42\n\n")
+        #expect(response.header("x-request-id") == "trace-42")
+        #expect(server.waitForOutput("id=trace-42"))
+        let line = server.stdout.split(separator: "\n").first { $0.contains("id=trace-42") } ?? ""
+        #expect(line.contains("\"GET /v1/items/logged HTTP/1.1\" 200 "))
+        #expect(line.range(of: #" 200 \d+ \d+us id=trace-42$"#, options: .regularExpression) != nil)
+    }
+
+    @Test("SIGTERM: a slow request in flight completes, idle connections close, exit 0 within 5 s")
+    func sigtermDrains() throws {
+        let directory = try TemporaryDirectory("ratings-drain")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        let idle = try RawHTTPClient(port: port)
+        let slow = try RawHTTPClient(port: port)
+        // The head arrives before the signal; the body trickles in after it.
+        slow.send("PUT /v1/items/i/ratings/r HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 12\n\n{\"st")
+        usleep(200_000)
+        let signalled = Date()
+        server.send(SIGTERM)
+        usleep(500_000)
+        slow.send("ars\": 4}", crlf: false)
+        let response = try slow.readResponse()
+        #expect(response.status == 201)
+        #expect(idle.isClosedByServer())
+        let status = server.waitForExit(timeout: 10)
+        #expect(status == 0)
+        #expect(Date().timeIntervalSince(signalled) < 5)
+        #expect(server.stdout.contains("received SIGTERM"))
+        // The write it answered is in the file.
+        let check = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")])
+        defer { check.stop() }
+        let checkPort = try #require(check.waitForPort())
+        #expect(try RawHTTPClient.exchange(port: checkPort, "GET /v1/items/i/ratings/r HTTP/1.1\nHost: t\n\n").status == 200)
+    }
+
+    @Test("SIGINT drains too and an idle server exits 0 at once")
+    func sigintExitsQuickly() throws {
+        let directory = try TemporaryDirectory("ratings-sigint")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        _ = try #require(server.waitForPort())
+        let signalled = Date()
+        server.send(SIGINT)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(Date().timeIntervalSince(signalled) < 5)
+    }
+
+    @Test("every acknowledged rating survives a SIGKILL of the server mid-stream")
+    func acknowledgedWritesSurviveSIGKILL() throws {
+        let directory = try TemporaryDirectory("ratings-crash")
+        defer { directory.remove() }
+        let path = directory.file("db.sqlite")
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", path])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        let acknowledged = Acknowledged()
+        // Eight writers, each on its own thread, stream ratings until the server dies under them.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1_500)) { server.send(SIGKILL) }
+        let writers = DispatchGroup()
+        for writer in 0..<8 {
+            writers.enter()
+            Thread {
+                defer { writers.leave() }
+                guard let client = try? RawHTTPClient(port: port, timeoutSeconds: 5) else { return }
+                for n in 0..<1_000_000 {
+                    let rater = "w\(writer)-\(n)", stars = n % 5 + 1
+                    let body = "{\"stars\":\(stars)}"
+                    guard client.send("PUT /v1/items/crash-\(n % 50)/ratings/\(rater) HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: \(body.utf8.count)\n\n\(body)"),
+                          let response = try? client.readResponse() else { return }
+                    if response.status == 201 { acknowledged.ratings.withLock { $0["crash-\(n % 50)/\(rater)"] = stars } }
+                }
+            }.start()
+        }
+        #expect(writers.wait(timeout: .now() + 60) == .success)
+        #expect(server.waitForExit(timeout: 10) != 0)
+        let acked = acknowledged.ratings.withLock { $0 }
+        #expect(acked.count > 100, "the writers should have been acknowledged many times before the kill")
+        // Reopen the file the way the service does and look for every acknowledged rating.
+        let stored = try SQLiteFixture.ratings(path)
+        let missing = acked.filter { stored[$0.key] != $0.value }
+        #expect(missing.isEmpty, "\(missing.count) acknowledged ratings are missing after SIGKILL")
+        #expect(try SQLiteFixture.scalar(path, "PRAGMA integrity_check") == "ok")
+    }
+}
+
+import Synchronization
+
+/// Ratings the server answered 201 for, recorded by concurrent writers.
+private final class Acknowledged: Sendable {
+    let ratings = Mutex<[String: Int]>([:])
+}
