@@ -20,23 +20,26 @@ def log(message):
 class Server:
     """`ratings serve` on a database file, pinned to SERVER_CPU, with its RSS sampled."""
 
-    def __init__(self, binary, database, connections_log):
+    def __init__(self, binary, database, access_log):
         self.started = time.monotonic()
+        # The access log goes straight to a file, as a log collector would take it; nothing of
+        # the benchmark runs on the server's core.
+        self.log_file = open(access_log, "w")
         self.process = subprocess.Popen(
             ["taskset", "-c", SERVER_CPU, binary, "serve", "--port", "0", "--database", database],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            stdout=self.log_file, stderr=subprocess.STDOUT)
         self.port = None
-        for line in self.process.stdout:
-            match = re.search(r"listening on http://[^ ]+:(\d+)", line)
+        deadline = time.monotonic() + 20
+        while self.port is None and time.monotonic() < deadline:
+            with open(access_log) as log:
+                match = re.search(r"listening on http://[^ ]+:(\d+)", log.read())
             if match:
                 self.port = int(match.group(1))
                 self.ready_seconds = time.monotonic() - self.started
-                break
+            else:
+                time.sleep(0.001)
         if self.port is None:
             raise SystemExit("the server did not start")
-        # Drain the access log into a file, as a log collector would.
-        self.log_file = open(connections_log, "w")
-        threading.Thread(target=shutil.copyfileobj, args=(self.process.stdout, self.log_file), daemon=True).start()
 
     def rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -191,6 +194,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="scenarios only: no scaling, soak, or 1M database")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ratings-bench-")
+    os.chmod(work, 0o755)  # nginx workers run as www-data and must read the body file
     report = {"machine": {"cores": os.cpu_count(), "kernel": os.uname().release}, "settings": vars(args)}
     try:
         server = Server(args.binary, os.path.join(work, "db.sqlite"), os.path.join(work, "access.log"))

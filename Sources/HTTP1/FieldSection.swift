@@ -38,6 +38,8 @@ enum FieldSection {
 
 /// RFC 9112 §3.2: an HTTP/1.1 request carries exactly one Host, and it must be a valid authority.
 enum HostRule {
+    private static let forbiddenInHost: [UInt8] = Array(" /?#@\\\t,\"<>{}|^`".utf8)
+
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
         let hosts = head.headers.values("host")
         if hosts.count > 1 { throw .repeatedHost }
@@ -45,8 +47,7 @@ enum HostRule {
             if head.version == .http11 { throw .missingHost }
             return
         }
-        // reg-name / IP-literal, optional port; no userinfo, spaces or paths.
-        let forbidden: Set<Character> = [" ", "/", "?", "#", "@", "\\", "\t", ",", "\"", "<", ">", "{", "}", "|", "^", "`"]
-        if host.contains(where: { forbidden.contains($0) || !$0.isASCII }) { throw .invalidHost }
+        // reg-name / IP-literal, optional port: no userinfo, spaces, paths or non-ASCII.
+        if host.utf8.contains(where: { $0 >= 0x80 || forbiddenInHost.contains($0) }) { throw .invalidHost }
     }
 }

@@ -5,37 +5,43 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     public private(set) var fields: [(name: String, value: String)]
 
     public init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { (name: $0.0.lowercased(), value: $0.1) }
+        self.fields = fields.map { (name: HTTPHeaders.lowercase($0.0), value: $0.1) }
     }
 
     /// Appends a field.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name: name.lowercased(), value: value))
+        fields.append((name: HTTPHeaders.lowercase(name), value: value))
     }
 
     /// Replaces every field named `name` with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
-        let name = name.lowercased()
+        let name = HTTPHeaders.lowercase(name)
         fields.removeAll { $0.name == name }
         fields.append((name: name, value: value))
     }
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
-        let name = name.lowercased()
+        let name = HTTPHeaders.lowercase(name)
         fields.removeAll { $0.name == name }
     }
 
     /// The first value of `name`, or nil.
     public subscript(_ name: String) -> String? {
-        let name = name.lowercased()
+        let name = HTTPHeaders.lowercase(name)
         return fields.first { $0.name == name }?.value
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        let name = name.lowercased()
+        let name = HTTPHeaders.lowercase(name)
         return fields.filter { $0.name == name }.map(\.value)
+    }
+
+    /// Names are nearly always written lowercase already; only copy when they are not.
+    @inline(__always)
+    private static func lowercase(_ name: String) -> String {
+        name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name
     }
 
     /// Whether a comma-separated field such as `Connection` lists `token` (case-insensitive).

@@ -209,7 +209,7 @@ final class Connection: EventSource, @unchecked Sendable {
 
     private func logAccess(_ flight: InFlight, status: Int, bytes: Int) {
         let micros = Int((EventLoop.monotonicSeconds() - flight.started) * 1_000_000)
-        loop.log("\(Timestamp.rfc3339(milliseconds: EventLoop.wallMilliseconds())) \(peer) \"\(flight.method) \(flight.target) \(flight.version.rawValue)\" \(status) \(bytes) \(micros)us id=\(flight.requestID)")
+        loop.log("\(loop.timestamp) \(peer) \"\(flight.method) \(flight.target) \(flight.version.rawValue)\" \(status) \(bytes) \(micros)us id=\(flight.requestID)")
     }
 
     /// Answers a request that cannot be read (or timed out), then closes: the framing is lost.
@@ -218,7 +218,7 @@ final class Connection: EventSource, @unchecked Sendable {
         ResponseSerializer.write(problem.response, date: loop.date, keepAlive: false, includeBody: true, into: &output)
         closeAfterWrite = true
         inputStart = input.count
-        loop.log("\(Timestamp.rfc3339(milliseconds: EventLoop.wallMilliseconds())) \(peer) \"-\" \(problem.status) \(output.count - before) 0us id=-")
+        loop.log("\(loop.timestamp) \(peer) \"-\" \(problem.status) \(output.count - before) 0us id=-")
         flush()
     }
 

@@ -37,6 +37,17 @@ final class EventLoop: @unchecked Sendable {
     /// The `Date` header value for this second.
     private(set) var date = ""
     private var dateSecond: Int64 = -1
+    /// The wall clock as RFC 3339 text, formatted at most once per millisecond.
+    var timestamp: String {
+        let milliseconds = EventLoop.wallMilliseconds()
+        if milliseconds != timestampMilliseconds {
+            timestampMilliseconds = milliseconds
+            timestampText = Timestamp.rfc3339(milliseconds: milliseconds)
+        }
+        return timestampText
+    }
+    private var timestampMilliseconds: Int64 = -1
+    private var timestampText = ""
     /// Access-log lines written at the end of the iteration, one write for many lines.
     private var logBuffer: [UInt8] = []
     private let logFD: Int32

@@ -2,8 +2,30 @@ import Glibc
 
 /// Facts about the machine the server runs on.
 public enum System {
-    /// Online processor cores.
-    public static var coreCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+    /// Cores this process may run on: its CPU affinity (so `taskset -c 1` means one loop), or
+    /// the online cores when the affinity cannot be read.
+    public static var coreCount: Int {
+        if let allowed = allowedCPUs(), allowed > 0 { return allowed }
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Counts the CPUs in `Cpus_allowed_list` of /proc/self/status (e.g. `0-3,6`).
+    private static func allowedCPUs() -> Int? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("Cpus_allowed_list:") else { continue }
+            var count = 0
+            for range in text.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
+                let bounds = range.split(separator: "-").compactMap { Int($0.trimmingCharacters()) }
+                if bounds.count == 2 { count += bounds[1] - bounds[0] + 1 } else if bounds.count == 1 { count += 1 }
+            }
+            return count
+        }
+        return nil
+    }
 
     /// Raises the open-file limit to its hard maximum, so thousands of idle connections fit.
     public static func raiseOpenFileLimit() {
@@ -11,5 +33,14 @@ public enum System {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> Substring {
+        var text = self
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return text
     }
 }

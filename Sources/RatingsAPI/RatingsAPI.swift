@@ -26,7 +26,7 @@ public final class RatingsAPI: Sendable {
         let target = RequestTarget(request.target)
         let route = Route.match(target) ?? .unmatched
         let finish: @Sendable (HTTPResponse) -> Void = { [metrics] response in
-            metrics.record(route: route.pattern, method: request.method, status: response.status,
+            metrics.record(route: route, method: request.method, status: response.status,
                            seconds: Clock.monotonicSeconds() - started)
             respond(response)
         }
@@ -65,10 +65,10 @@ public final class RatingsAPI: Sendable {
         case let .item(item): return try readSummary(item: item)
         case .items: return try readSummaries(target)
         case .display: return try display(target)
-        case .health: return Responses.json(200, #"{"status":"ok"}"#)
+        case .health: return Responses.json(200, Array(#"{"status":"ok"}"#.utf8))
         case .readiness:
             guard store.isReady() else { throw APIError.notReady }
-            return Responses.json(200, #"{"status":"ready"}"#)
+            return Responses.json(200, Array(#"{"status":"ready"}"#.utf8))
         case .metrics:
             return Responses.text(200, metrics.render(openConnections: configuration.openConnections()),
                                   contentType: "text/plain; version=0.0.4; charset=utf-8")

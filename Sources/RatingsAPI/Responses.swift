@@ -3,15 +3,14 @@ import HTTP1
 /// Builders for successful responses.
 enum Responses {
     /// A JSON response without an ETag (writes).
-    static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("content-type", "application/json")]), body: Array(body.utf8))
+    static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("content-type", "application/json")]), body: body)
     }
 
     /// A JSON representation for GET and HEAD: a strong ETag from the exact bytes, so it
     /// changes whenever the body would (RFC 9110 §8.8.3).
-    static func representation(_ body: String) -> HTTPResponse {
-        let bytes = Array(body.utf8)
-        return HTTPResponse(status: 200, headers: HTTPHeaders([("content-type", "application/json"), ("etag", etag(bytes))]), body: bytes)
+    static func representation(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: HTTPHeaders([("content-type", "application/json"), ("etag", etag(body))]), body: body)
     }
 
     static func text(_ status: Int, _ body: String, contentType: String) -> HTTPResponse {

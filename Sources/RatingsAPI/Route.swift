@@ -13,20 +13,27 @@ enum Route: Sendable, Equatable {
     /// No route: the label used for metrics of unknown paths.
     case unmatched
 
-    /// The pattern, never the raw path, so metric labels stay few.
-    var pattern: String {
+    /// Every pattern, indexed by `index`.
+    static let patterns = ["/v1/items/{itemId}/ratings/{raterId}", "/v1/items/{itemId}", "/v1/items", "/v1/display",
+                           "/healthz", "/readyz", "/metrics", "/openapi.yaml", "unmatched"]
+
+    /// The route's position in `patterns`, for metrics kept in arrays.
+    var index: Int {
         switch self {
-        case .rating: return "/v1/items/{itemId}/ratings/{raterId}"
-        case .item: return "/v1/items/{itemId}"
-        case .items: return "/v1/items"
-        case .display: return "/v1/display"
-        case .health: return "/healthz"
-        case .readiness: return "/readyz"
-        case .metrics: return "/metrics"
-        case .openAPI: return "/openapi.yaml"
-        case .unmatched: return "unmatched"
+        case .rating: return 0
+        case .item: return 1
+        case .items: return 2
+        case .display: return 3
+        case .health: return 4
+        case .readiness: return 5
+        case .metrics: return 6
+        case .openAPI: return 7
+        case .unmatched: return 8
         }
     }
+
+    /// The pattern, never the raw path, so metric labels stay few.
+    var pattern: String { Route.patterns[index] }
 
     /// The methods the route answers, as sent in `Allow`.
     var allow: String {

@@ -60,10 +60,10 @@ enum WireFormat {
         json.endObject()
     }
 
-    /// Renders one value with `write` into a finished JSON string.
-    static func render(_ write: (inout JSONWriter) -> Void) -> String {
+    /// Renders one value with `write` into finished JSON bytes.
+    static func render(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
         var json = JSONWriter()
         write(&json)
-        return json.text
+        return json.bytes
     }
 }
