@@ -97,7 +97,8 @@ def measure(name, url, rss, connections=64, seconds=10, runs=3, script=None):
     results = []
     for run in range(runs):
         sampler = RSSSampler(rss) if rss else None
-        result = wrk(url, connections, seconds, script, run=f"{name}{run}{int(time.time())}")
+        # The run id becomes part of rater ids, so it keeps to identifier characters.
+        result = wrk(url, connections, seconds, script, run=re.sub(r"[^A-Za-z0-9]", "", f"{name}{run}{time.time_ns()}"))
         result["rss_mib"] = round(sampler.stop() / 1024, 1) if sampler else None
         results.append(result)
         log(f"  {name} run {run + 1}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, "

@@ -1,0 +1,47 @@
+// libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset.
+// Built with the sources of HTTP1 by scripts/fuzz.sh; not part of the package.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func httpParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    var limits = HTTPLimits()
+    limits.maxBodyBytes = 4096 // small limits reach the limit paths with small inputs
+    limits.maxHeaderBytes = 2048
+    limits.maxRequestLineBytes = 1024
+    let whole = FuzzFeed.run([bytes], limits: limits)
+    let cut = size == 0 ? 0 : Int(bytes[0]) % (size + 1)
+    let split = FuzzFeed.run([Array(bytes[..<cut]), Array(bytes[cut...])], limits: limits)
+    // Splitting must never change what a stream means.
+    if whole != split { fatalError("split at \(cut) changed the result: \(whole) vs \(split)") }
+    return 0
+}
+
+enum FuzzFeed {
+    /// Feeds chunks like a socket would and describes every request and the final state.
+    static func run(_ chunks: [[UInt8]], limits: HTTPLimits) -> [String] {
+        var parser = HTTPRequestParser(limits: limits)
+        var buffer: [UInt8] = []
+        var events: [String] = []
+        for chunk in chunks {
+            buffer += chunk
+            while !buffer.isEmpty {
+                let (outcome, consumed) = buffer.withUnsafeBytes { parser.parse($0) }
+                precondition(consumed >= 0 && consumed <= buffer.count, "consumed out of range")
+                buffer.removeFirst(consumed)
+                switch outcome {
+                case .request(let request):
+                    precondition(request.body.count <= limits.maxBodyBytes, "body over the limit")
+                    events.append("\(request.method) \(request.target) \(request.body.count)")
+                case .failure(let error):
+                    precondition([400, 413, 414, 431, 501, 505].contains(error.status), "unexpected status")
+                    events.append("error \(error)")
+                    return events
+                case .needMore:
+                    break
+                }
+                if case .needMore = outcome { break }
+            }
+        }
+        return events
+    }
+}

