@@ -20,6 +20,12 @@ let package = Package(
         // Linux socket interfaces Glibc does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
+        // libcrypto from the system (Debian: libssl-dev), for bearer-token signatures.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+
+        // Pure: strict JSON values and parser, shared by the API and token verification.
+        .target(name: "JSON", swiftSettings: strict),
         // Pure: rating math, display, identifiers, domain errors, the storage protocol.
         .target(name: "RatingsCore", swiftSettings: strict),
         // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
@@ -30,11 +36,13 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
-        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1"], swiftSettings: strict,
+        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
+        // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256.
+        .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
+                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT"],
                           swiftSettings: strict),
 
         // Build-time: turns migrations/*.sql and openapi.yaml into Swift source, so the binary
@@ -42,7 +50,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1"],
+        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore"], swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
@@ -50,6 +58,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore"], swiftSettings: strict),

@@ -11,7 +11,7 @@ mkdir -p "$out"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HTTPParserFuzz \
     Sources/HTTP1/*.swift fuzz/HTTPParserFuzz.swift -o "$out/http-parser" || exit 1
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RequestBodyFuzz \
-    Sources/RatingsCore/*.swift Sources/RatingsAPI/JSON/JSONValue.swift Sources/RatingsAPI/JSON/JSONParser.swift \
+    Sources/RatingsCore/*.swift Sources/JSON/*.swift \
     fuzz/RequestBodyFuzz.swift -o "$out/request-body" || exit 1
 
 status=0

@@ -8,6 +8,10 @@ public struct APIConfiguration: Sendable {
     public var openAPIDocument = embeddedOpenAPIDocument
     /// Where server-side failures are written (never to the client). Default standard error.
     public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }
+    /// Checks bearer tokens; nil runs the API open (anyone may write any rating).
+    public var identityVerifier: (any IdentityVerifier)?
+    /// Limits rating writes per rater; nil means no limit.
+    public var writeLimiter: WriteRateLimiter?
     /// Open connections, for the `ratings_open_connections` gauge.
     public var openConnections: @Sendable () -> Int = { 0 }
 

@@ -14,4 +14,12 @@ enum APIError: Error, Sendable, Equatable {
     case invalidQuery(String)
     /// A store that does not answer.
     case notReady
+    /// No valid bearer token; `code` is the RFC 6750 error code, when one applies.
+    case unauthorized(String?, String)
+    /// A valid token that may not act on this resource.
+    case forbidden(String)
+    /// A valid token without the scope the operation needs.
+    case insufficientScope(String)
+    /// The rater wrote too often; retry after this many seconds.
+    case tooManyRequests(retryAfter: Int)
 }

@@ -66,6 +66,22 @@ enum ErrorResponse {
             return ProblemDetails(status: 400, type: type("invalid-query"), detail: reason).response
         case .notReady:
             return ProblemDetails(status: 503, type: type("not-ready"), detail: "The database does not answer yet; retry shortly.").response
+        case let .unauthorized(code, detail):
+            var response = ProblemDetails(status: 401, type: type("unauthorized"), detail: detail).response
+            response.headers.set("www-authenticate", code.map { "Bearer realm=\"ratings\", error=\"\($0)\"" } ?? "Bearer realm=\"ratings\"")
+            return response
+        case let .forbidden(detail):
+            return ProblemDetails(status: 403, type: type("forbidden"), detail: detail).response
+        case let .insufficientScope(scope):
+            var response = ProblemDetails(status: 403, type: type("insufficient-scope"),
+                                          detail: "Configuring items needs a token with the scope \(scope).").response
+            response.headers.set("www-authenticate", "Bearer realm=\"ratings\", error=\"insufficient_scope\", scope=\"\(scope)\"")
+            return response
+        case let .tooManyRequests(retryAfter):
+            var response = ProblemDetails(status: 429, type: type("too-many-requests"),
+                                          detail: "This rater is writing too often; retry in \(retryAfter) s.").response
+            response.headers.set("retry-after", String(retryAfter))
+            return response
         }
     }
 }

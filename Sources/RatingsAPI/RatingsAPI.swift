@@ -9,10 +9,12 @@ public final class RatingsAPI: Sendable {
     let store: any RatingStore
     let configuration: APIConfiguration
     let metrics = APIMetrics()
+    let access: Access
 
     public init(store: any RatingStore, configuration: APIConfiguration = APIConfiguration()) {
         self.store = store
         self.configuration = configuration
+        access = Access(verifier: configuration.identityVerifier)
     }
 
     /// This API as the server's request → response handler.
@@ -46,13 +48,16 @@ public final class RatingsAPI: Sendable {
             throw APIError.notFound(path: target.rawPath)
         }
         switch (route, request.method) {
+        case let (.rating(item, rater), "GET"), let (.rating(item, rater), "HEAD"):
+            respond(try readRating(item: item, rater: access.rater(rater, for: request)))
         case (_, "GET"), (_, "HEAD"):
             respond(try read(route, target))
         case let (.rating(item, rater), "PUT"):
-            try submit(item: item, rater: rater, request, respond)
+            try submit(item: item, rater: limited(access.rater(rater, for: request)), request, respond)
         case let (.rating(item, rater), "DELETE"):
-            try clear(item: item, rater: rater, respond)
+            try clear(item: item, rater: limited(access.rater(rater, for: request)), respond)
         case let (.item(item), "PUT"):
+            try access.requireAdmin(request)
             try configure(item: item, request, respond)
         default:
             throw APIError.methodNotAllowed(method: request.method, allow: route.allow)
@@ -61,7 +66,7 @@ public final class RatingsAPI: Sendable {
 
     private func read(_ route: Route, _ target: RequestTarget) throws -> HTTPResponse {
         switch route {
-        case let .rating(item, rater): return try readRating(item: item, rater: rater)
+        case .rating: throw APIError.notFound(path: target.rawPath) // answered by dispatch, with access checks
         case let .item(item): return try readSummary(item: item)
         case .items: return try readSummaries(target)
         case .display: return try display(target)
@@ -77,6 +82,14 @@ public final class RatingsAPI: Sendable {
         case .unmatched:
             throw APIError.notFound(path: "")
         }
+    }
+
+    /// Lets a rater's write through the rate limit, or refuses it with 429.
+    private func limited(_ rater: RaterID) throws -> RaterID {
+        if let limiter = configuration.writeLimiter, let wait = limiter.admit(rater.rawValue, now: Clock.monotonicSeconds()) {
+            throw APIError.tooManyRequests(retryAfter: wait)
+        }
+        return rater
     }
 
     /// Completes an asynchronous store call: success through `body`, failure through `fail`.

@@ -1,4 +1,5 @@
 import HTTP1
+import JSON
 
 /// Reads a request body as JSON, after checking that it was declared as JSON.
 enum RequestBody {

@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import JWT
 import RatingsAPI
 import RatingsCore
 import SQLiteStore
@@ -10,8 +11,9 @@ enum ServeCommand {
         let server: ServerConfiguration
         let store: SQLiteStoreConfiguration
         let defaultScale: Scale
+        let security: Security
         do {
-            let options = try Options(arguments, known: ["host", "port", "database", "default-max-rating"])
+            let options = try Options(arguments, known: ["host", "port", "database", "default-max-rating", "write-rate", "write-burst"])
             if options.wantsHelp { FileOutput.out(Usage.serve); return 0 }
             var configuration = ServerConfiguration()
             configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: "127.0.0.1")
@@ -21,6 +23,7 @@ enum ServeCommand {
             let maxRating = try options.integer("default-max-rating", env: "RATINGS_DEFAULT_MAX_RATING", environment,
                                                 default: Scale.standard.maxRating, range: Scale.allowed)
             defaultScale = try Scale(maxRating: maxRating)
+            security = try Security(options, environment)
         } catch let problem as Options.Problem {
             FileOutput.error("ratings serve: \(problem.message)\n\n\(Usage.serve)")
             return 2
@@ -28,11 +31,11 @@ enum ServeCommand {
             FileOutput.error("ratings serve: \(error)")
             return 2
         }
-        return serve(server, store: store, defaultScale: defaultScale)
+        return serve(server, store: store, defaultScale: defaultScale, security: security)
     }
 
     private static func serve(_ serverConfiguration: ServerConfiguration, store storeConfiguration: SQLiteStoreConfiguration,
-                              defaultScale: Scale) -> Int32 {
+                              defaultScale: Scale, security: Security) -> Int32 {
         let store: SQLiteRatingStore
         do {
             store = try SQLiteRatingStore(storeConfiguration)
@@ -44,6 +47,9 @@ enum ServeCommand {
         var apiConfiguration = APIConfiguration()
         apiConfiguration.defaultScale = defaultScale
         apiConfiguration.openConnections = { serverMetrics.openConnections }
+        apiConfiguration.identityVerifier = security.verifier
+        apiConfiguration.writeLimiter = security.limiter
+        FileOutput.error(security.summary)
         let api = RatingsAPI(store: store, configuration: apiConfiguration)
         let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
         server.drainOnTerminationSignals { signal in

@@ -1,6 +1,6 @@
 public import HTTPServer
-import RatingsAPI
-import RatingsCore
+public import RatingsAPI
+public import RatingsCore
 public import SQLiteStore
 
 /// The whole service in-process, wired exactly as `ratings serve` wires it: a real SQLite file
@@ -27,7 +27,9 @@ public struct TestService: Sendable {
     }
 }
 
-public func withRatingsService<T>(defaultMaxRating: Int = 5, _ body: (TestService) async throws -> T) async throws -> T {
+public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
+                                  writeLimiter: WriteRateLimiter? = nil,
+                                  _ body: (TestService) async throws -> T) async throws -> T {
     let directory = try TemporaryDirectory("ratings-api")
     defer { directory.remove() }
     let path = directory.file("ratings.sqlite")
@@ -37,6 +39,8 @@ public func withRatingsService<T>(defaultMaxRating: Int = 5, _ body: (TestServic
     configuration.defaultScale = try Scale(maxRating: defaultMaxRating)
     configuration.openConnections = { metrics.openConnections }
     configuration.errorLog = { _ in }
+    configuration.identityVerifier = verifier
+    configuration.writeLimiter = writeLimiter
     let api = RatingsAPI(store: store, configuration: configuration)
     return try await withTestServer(handler: api.handler, metrics: metrics) { port, server in
         try await body(TestService(port: port, databasePath: path, server: server, store: store))

@@ -3,8 +3,8 @@ import RatingsCore
 
 /// One rater's rating: submit or replace, clear, read.
 extension RatingsAPI {
-    func submit(item: String, rater: String, _ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
-        let item = try ItemID(item), rater = try RaterID(rater)
+    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+        let item = try ItemID(item)
         let body = try RequestBody.json(request)
         switch RequestBody.integerMember("stars", of: body) {
         case .integer(let stars):
@@ -22,8 +22,8 @@ extension RatingsAPI {
         }
     }
 
-    func clear(item: String, rater: String, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
-        let item = try ItemID(item), rater = try RaterID(rater)
+    func clear(item: String, rater: RaterID, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+        let item = try ItemID(item)
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
         store.clear(request, completion: complete(respond) { [metrics] (outcome: ClearOutcome) in
             if outcome.cleared { metrics.ratingCleared() }
@@ -31,8 +31,8 @@ extension RatingsAPI {
         })
     }
 
-    func readRating(item: String, rater: String) throws -> HTTPResponse {
-        let item = try ItemID(item), rater = try RaterID(rater)
+    func readRating(item: String, rater: RaterID) throws -> HTTPResponse {
+        let item = try ItemID(item)
         guard let rating = try store.rating(of: item, by: rater, defaultScale: configuration.defaultScale) else {
             throw RatingError.ratingNotFound(item: item, rater: rater)
         }
