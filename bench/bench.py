@@ -110,18 +110,31 @@ def measure(name, url, rss, connections=64, seconds=10, runs=3, script=None):
 
 
 def seed(port, items=10_000):
-    """One rating on each of `items` items, pipelined over one connection."""
+    """One rating on each of `items` items (by distinct raters, so no write limit applies),
+    pipelined over one connection; every answer must be 201."""
     sock = socket.create_connection(("127.0.0.1", port))
     body = b'{"stars":4}'
     batch = 500
+    buffer = b""
     for start in range(0, items, batch):
-        payload = b"".join(
-            b"PUT /v1/items/bench-%d/ratings/seed HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\n\r\n%s" % (i, len(body), body) for i in range(start, min(start + batch, items)))
-        sock.sendall(payload)
-        received = b""
-        while received.count(b"HTTP/1.1 ") < min(batch, items - start) or not received.endswith(b"}}}"):
-            received += sock.recv(1 << 20)
+        count = min(start + batch, items) - start
+        sock.sendall(b"".join(
+            b"PUT /v1/items/bench-%d/ratings/seed-%d HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (i, i, len(body), body) for i in range(start, start + count)))
+        for _ in range(count):
+            while b"\r\n\r\n" not in buffer:
+                chunk = sock.recv(1 << 20)
+                if not chunk:
+                    raise SystemExit("the server closed the connection while seeding")
+                buffer += chunk
+            head, buffer = buffer.split(b"\r\n\r\n", 1)
+            status = int(head.split(b" ", 2)[1])
+            length = int(re.search(rb"content-length: (\d+)", head).group(1))
+            while len(buffer) < length:
+                buffer += sock.recv(1 << 20)
+            buffer = buffer[length:]
+            if status != 201:
+                raise SystemExit(f"seeding got {status}")
     sock.close()
 
 

@@ -8,6 +8,8 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var busyTimeoutMilliseconds: Int32 = 5_000
     /// How many idle read connections are kept.
     public var maxIdleReaders: Int = 8
+    /// How often the WAL is checkpointed beside the writer, in milliseconds.
+    public var checkpointIntervalMilliseconds = 100
 
     public init(path: String) { self.path = path }
 }
@@ -17,6 +19,7 @@ public struct SQLiteStoreConfiguration: Sendable {
 public final class SQLiteRatingStore: RatingStore {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
+    private let checkpointer: Checkpointer
 
     /// Opens the database, applies pending migrations, and prepares every statement.
     public init(_ configuration: SQLiteStoreConfiguration) throws {
@@ -24,6 +27,8 @@ public final class SQLiteRatingStore: RatingStore {
         try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         _ = try Migrator(migrations: Migration.bundled).migrate(connection)
         writer = GroupCommitWriter(session: try WriteSession(connection: connection))
+        checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+                                        intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                              maxIdle: configuration.maxIdleReaders)
     }

@@ -1,0 +1,33 @@
+import Dispatch
+
+/// Copies WAL frames back into the database file from a connection of its own, on a timer, so
+/// the checkpoint the writer still runs at its threshold finds almost nothing left to copy and
+/// write latency no longer spikes. PASSIVE never blocks the writer or readers
+/// (sqlite.org/c3ref/wal_checkpoint_v2.html); only the writer can restart the WAL, which is why
+/// its own automatic checkpoint stays on.
+final class Checkpointer: Sendable {
+    // Safe: configured once in init, afterwards only cancelled, in deinit.
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+
+    init(path: String, busyTimeoutMilliseconds: Int32, intervalMilliseconds: Int) throws(SQLiteError) {
+        let connection = CheckpointConnection(try SQLiteConnection(path: path))
+        try connection.sqlite.configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ratings.sqlite.checkpoint", qos: .utility))
+        timer.schedule(deadline: .now() + .milliseconds(intervalMilliseconds), repeating: .milliseconds(intervalMilliseconds),
+                       leeway: .milliseconds(intervalMilliseconds / 4))
+        timer.setEventHandler {
+            // A failed checkpoint is retried on the next tick; the writer's own one is the backstop.
+            _ = try? connection.sqlite.scalarText("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        timer.resume()
+    }
+
+    deinit { timer.cancel() }
+}
+
+/// The checkpointer's connection.
+// Safe: used only by the timer's handler, which runs on one serial queue.
+private final class CheckpointConnection: @unchecked Sendable {
+    let sqlite: SQLiteConnection
+    init(_ sqlite: SQLiteConnection) { self.sqlite = sqlite }
+}
