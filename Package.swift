@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport"],
+        .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT"],
                     swiftSettings: strict),
         .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore"], swiftSettings: strict),
     ],

@@ -41,9 +41,8 @@ enum HostRule {
     private static let forbiddenInHost: [UInt8] = Array(" /?#@\\\t,\"<>{}|^`".utf8)
 
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
-        let hosts = head.headers.values("host")
-        if hosts.count > 1 { throw .repeatedHost }
-        guard let host = hosts.first else {
+        if head.headers.count("host") > 1 { throw .repeatedHost }
+        guard let host = head.headers["host"] else {
             if head.version == .http11 { throw .missingHost }
             return
         }

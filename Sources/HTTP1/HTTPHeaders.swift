@@ -44,11 +44,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name
     }
 
+    /// How many fields are named `name`, without building an array.
+    public func count(_ name: String) -> Int {
+        let name = HTTPHeaders.lowercase(name)
+        var count = 0
+        for field in fields where field.name == name { count += 1 }
+        return count
+    }
+
     /// Whether a comma-separated field such as `Connection` lists `token` (case-insensitive).
     public func contains(token: String, in name: String) -> Bool {
-        values(name).contains { value in
-            value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == token }
+        let name = HTTPHeaders.lowercase(name)
+        for field in fields where field.name == name {
+            if field.value.split(separator: ",").contains(where: { $0.trimmingHTTPWhitespace().lowercased() == token }) { return true }
         }
+        return false
     }
 
     public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }

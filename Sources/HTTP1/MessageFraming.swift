@@ -3,6 +3,8 @@
 enum MessageFraming {
     /// The reader for the body, or nil when the request has none.
     static func bodyReader(for head: HTTPRequestHead, limits: HTTPLimits) throws(HTTPParseError) -> BodyReader? {
+        // Most requests carry neither field; answer them without building any array.
+        if head.headers["transfer-encoding"] == nil && head.headers["content-length"] == nil { return nil }
         let encodings = head.headers.values("transfer-encoding")
         let lengths = head.headers.values("content-length")
         if !encodings.isEmpty {

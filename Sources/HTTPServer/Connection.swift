@@ -209,7 +209,13 @@ final class Connection: EventSource, @unchecked Sendable {
 
     private func logAccess(_ flight: InFlight, status: Int, bytes: Int) {
         let micros = Int((EventLoop.monotonicSeconds() - flight.started) * 1_000_000)
-        loop.log("\(loop.timestamp) \(peer) \"\(flight.method) \(flight.target) \(flight.version.rawValue)\" \(status) \(bytes) \(micros)us id=\(flight.requestID)")
+        let timestamp = loop.timestamp
+        loop.log { line in
+            line.append(timestamp); line.space(); line.append(peer); line.append(" \"")
+            line.append(flight.method); line.space(); line.append(flight.target); line.space()
+            line.append(flight.version.rawValue); line.append("\" "); line.append(status); line.space()
+            line.append(bytes); line.space(); line.append(micros); line.append("us id="); line.append(flight.requestID)
+        }
     }
 
     /// Answers a request that cannot be read (or timed out), then closes: the framing is lost.
@@ -218,7 +224,11 @@ final class Connection: EventSource, @unchecked Sendable {
         ResponseSerializer.write(problem.response, date: loop.date, keepAlive: false, includeBody: true, into: &output)
         closeAfterWrite = true
         inputStart = input.count
-        loop.log("\(loop.timestamp) \(peer) \"-\" \(problem.status) \(output.count - before) 0us id=-")
+        let timestamp = loop.timestamp, written = output.count - before
+        loop.log { line in
+            line.append(timestamp); line.space(); line.append(peer); line.append(" \"-\" ")
+            line.append(problem.status); line.space(); line.append(written); line.append(" 0us id=-")
+        }
         flush()
     }
 

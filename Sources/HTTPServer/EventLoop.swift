@@ -110,11 +110,14 @@ final class EventLoop: @unchecked Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    /// Appends one access-log line; lines reach the log at the end of the loop iteration.
-    func log(_ line: String) {
-        var line = line
-        line.withUTF8 { logBuffer.append(contentsOf: $0) }
-        logBuffer.append(UInt8(ascii: "\n"))
+    /// Appends one access-log line, built by `write` straight into the log buffer; lines reach
+    /// the log at the end of the loop iteration.
+    func log(_ write: (inout LogLine) -> Void) {
+        var line = LogLine(bytes: logBuffer)
+        logBuffer = []
+        write(&line)
+        line.bytes.append(UInt8(ascii: "\n"))
+        logBuffer = line.bytes
     }
 
     /// Ends the loop after the current iteration.
@@ -197,4 +200,18 @@ final class EventLoop: @unchecked Sendable {
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
+}
+
+/// An access-log line under construction: pieces appended as bytes, no intermediate strings.
+struct LogLine {
+    var bytes: [UInt8]
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ number: Int) { append(String(number)) }
+
+    mutating func space() { bytes.append(UInt8(ascii: " ")) }
 }

@@ -6,8 +6,8 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var path: String
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
     public var busyTimeoutMilliseconds: Int32 = 5_000
-    /// How many idle read connections are kept.
-    public var maxIdleReaders: Int = 8
+    /// How many idle read connections are kept (one per event loop is what a server uses).
+    public var maxIdleReaders: Int = 4
     /// How often the WAL is checkpointed beside the writer, in milliseconds.
     public var checkpointIntervalMilliseconds = 100
 

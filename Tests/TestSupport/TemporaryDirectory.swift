@@ -12,6 +12,12 @@ public struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// A directory at `path`, created if missing (removed by `remove()` like a fresh one).
+    public init(at path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
     /// A path inside the directory.
     public func file(_ name: String) -> String { "\(path)/\(name)" }
 

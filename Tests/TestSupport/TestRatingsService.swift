@@ -28,12 +28,15 @@ public struct TestService: Sendable {
 }
 
 public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
-                                  writeLimiter: WriteRateLimiter? = nil,
+                                  writeLimiter: WriteRateLimiter? = nil, busyTimeoutMilliseconds: Int32 = 5_000,
+                                  directory parent: String? = nil,
                                   _ body: (TestService) async throws -> T) async throws -> T {
-    let directory = try TemporaryDirectory("ratings-api")
+    let directory = try parent.map { try TemporaryDirectory(at: $0) } ?? TemporaryDirectory("ratings-api")
     defer { directory.remove() }
     let path = directory.file("ratings.sqlite")
-    let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+    var storeConfiguration = SQLiteStoreConfiguration(path: path)
+    storeConfiguration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    let store = try SQLiteRatingStore(storeConfiguration)
     let metrics = ServerMetrics()
     var configuration = APIConfiguration()
     configuration.defaultScale = try Scale(maxRating: defaultMaxRating)

@@ -1,0 +1,34 @@
+import Foundation
+@testable import HTTP1
+import Testing
+
+/// Every input the fuzzers ever crashed on (fuzz/regressions/http-parser/) goes through the
+/// parser again, whole and byte by byte; it must end in a request, a refusal or a wait.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/regressions/http-parser").standardizedFileURL
+    static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/seeds/http-parser").standardizedFileURL
+
+    static var inputs: [String] {
+        [directory, seeds].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0).path }
+        }.sorted()
+    }
+
+    @Test("the seed corpus is there to replay")
+    func corpusExists() {
+        #expect(Self.inputs.count >= 5)
+    }
+
+    @Test("each saved input parses the same whole and split", arguments: inputs)
+    func replays(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let whole = parseStream([bytes])
+        let split = parseStream(bytes.map { [$0] })
+        #expect(whole.requests == split.requests)
+        #expect(whole.failure == split.failure)
+    }
+}
