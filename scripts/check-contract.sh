@@ -15,12 +15,8 @@ binary=.build/debug/ratings
 .venv-tools/bin/openapi-spec-validator openapi.yaml
 
 work=$(mktemp -d)
-"$binary" serve --port 0 --database "$work/contract.sqlite" >"$work/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
-port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/server.log" | head -1)
-[ -n "$port" ] || { echo "contract: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+source scripts/lib/start-server.sh
+start_server "$binary" "$work"
 
 (cd "$work" && "$OLDPWD/.venv-tools/bin/schemathesis" run "$OLDPWD/openapi.yaml" \
     --url "http://127.0.0.1:$port" \

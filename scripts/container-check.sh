@@ -61,11 +61,12 @@ tar -C "$lab/slim-root" -xf "$lab/slim.tar"
 needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 missing=""
 for library in $needed; do
-    [ "$library" = "libsqlite3.so.0" ] && continue # added by the Dockerfile's runtime stage
+    # Installed by the Dockerfile's runtime stage: libsqlite3-0 and libssl3.
+    case "$library" in libsqlite3.so.0|libcrypto.so.3) continue ;; esac
     find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
 done
 [ -z "$missing" ] || fail "the runtime image lacks:$missing"
-say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0)"
+say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0 and libssl3)"
 rm -rf "$lab/slim-root"
 
 mkdir -p "$lab/docker" "$lab/exec"

@@ -12,11 +12,8 @@ scripts/setup.sh --bench
 command -v perf >/dev/null || { apt-get install -y -qq linux-perf >/dev/null; }
 [ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
 work=$(mktemp -d)
-trap 'kill -TERM $server 2>/dev/null || true; rm -rf "$work"' EXIT
-taskset -c 1 "$binary" serve --port 0 --database "$work/db.sqlite" >"$work/log" 2>&1 &
-server=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/log" && break; sleep 0.1; done
-port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/log" | head -1)
+source scripts/lib/start-server.sh
+start_server "$binary" "$work" taskset -c 1 # the server on core 1, wrk on core 0
 python3 -c "
 import importlib.util
 spec = importlib.util.spec_from_file_location('bench', 'bench/bench.py'); bench = importlib.util.module_from_spec(spec)

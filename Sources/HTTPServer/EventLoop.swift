@@ -188,18 +188,10 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    static func monotonicSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func monotonicSeconds() -> Double { SystemClock.monotonicSeconds() }
 
     /// Wall-clock milliseconds since the Unix epoch.
-    static func wallMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
+    static func wallMilliseconds() -> Int64 { SystemClock.wallMilliseconds() }
 }
 
 /// An access-log line under construction: pieces appended as bytes, no intermediate strings.

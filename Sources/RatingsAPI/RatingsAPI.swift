@@ -1,4 +1,3 @@
-import Glibc
 public import HTTP1
 public import RatingsCore
 
@@ -109,17 +108,5 @@ public final class RatingsAPI: Sendable {
     }
 }
 
-/// Clocks, read directly: monotonic for durations, wall for `updatedAt`.
-enum Clock {
-    static func monotonicSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    static func wallMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
-}
+/// The clocks the API reads (monotonic for durations, wall for `updatedAt`).
+typealias Clock = SystemClock
