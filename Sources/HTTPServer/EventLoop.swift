@@ -1,7 +1,7 @@
 import CLinux
 import HTTP1
 import Glibc
-import Synchronization
+import Locking
 
 /// Something an event loop watches: it is told which epoll events arrived, and ticked so it can
 /// check its own deadlines.
@@ -24,7 +24,7 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let tasks = Mutex<[@Sendable () -> Void]>([])
+    private let tasks = Locked<[@Sendable () -> Void]>([])
     private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()

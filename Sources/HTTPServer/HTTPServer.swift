@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 public import HTTP1
-import Synchronization
+import Locking
 
 /// Our HTTP/1.1 server: one epoll loop per core sharing a listening socket, an explicit
 /// lifecycle `idle → running → draining → stopped`, and graceful drain on SIGTERM/SIGINT.
@@ -21,10 +21,10 @@ public final class HTTPServer: Sendable {
 
     private let configuration: ServerConfiguration
     private let shared: Connection.Shared
-    private let state = Mutex(State.idle)
-    private let running = Mutex<Running?>(nil)
+    private let state = Locked(State.idle)
+    private let running = Locked<Running?>(nil)
     private let stoppedSignal = DispatchSemaphore(value: 0)
-    private let signalSources = Mutex<[SignalSources]>([])
+    private let signalSources = Locked<[SignalSources]>([])
     /// Counters about connections, for `/metrics`.
     public let metrics: ServerMetrics
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Request counts, latency histograms and rating counters, rendered as Prometheus text
 /// exposition format 0.0.4. Kept in arrays indexed by route and method, so recording a request
@@ -23,7 +23,7 @@ final class APIMetrics: Sendable {
         var cleared = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Counts one answered request.
     func record(route: Route, method: String, status: Int, seconds: Double) {

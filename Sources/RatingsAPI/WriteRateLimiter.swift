@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A token bucket per rater for writes: `ratePerSecond` sustained, `burst` at once. Shared by
 /// every connection, so a rater cannot escape the limit by opening more of them.
@@ -13,7 +13,7 @@ public final class WriteRateLimiter: Sendable {
 
     private let ratePerSecond: Double
     private let burst: Double
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Locked<[String: Bucket]>([:])
 
     public init(ratePerSecond: Double, burst: Int) {
         self.ratePerSecond = ratePerSecond

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// The single writer. Writes that arrive while a transaction commits wait together and are
 /// committed by the next transaction, so many concurrent writers share one WAL sync instead of
@@ -14,7 +14,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let queue = DispatchQueue(label: "ratings.sqlite.writer", qos: .userInitiated)
-    private let pending = Mutex(Pending())
+    private let pending = Locked(Pending())
     // Safe: the session is touched only by blocks running on `queue`, which is serial.
     private nonisolated(unsafe) let session: WriteSession
 

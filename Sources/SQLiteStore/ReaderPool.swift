@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Read connections lent to one caller at a time. Idle connections are kept for reuse; the pool
 /// grows when every connection is busy and keeps at most `maxIdle` of them afterwards.
@@ -6,7 +6,7 @@ final class ReaderPool: Sendable {
     private let path: String
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
-    private let idle = Mutex<[ReadConnection]>([])
+    private let idle = Locked<[ReadConnection]>([])
 
     init(path: String, busyTimeoutMilliseconds: Int32, maxIdle: Int) {
         self.path = path
