@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto"],
+        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore"], swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT"],
                     swiftSettings: strict),
-        .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore"], swiftSettings: strict),
+        .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore", "Locking"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,9 +101,9 @@ struct LifecycleTests {
     }
 }
 
-import Synchronization
+import Locking
 
 /// Ratings the server answered 201 for, recorded by concurrent writers.
 private final class Acknowledged: Sendable {
-    let ratings = Mutex<[String: Int]>([:])
+    let ratings = Locked<[String: Int]>([:])
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The real `ratings` binary run as a child process, its output collected for assertions.
 public final class RatingsProcess: Sendable {
@@ -95,5 +95,5 @@ public final class RatingsProcess: Sendable {
 
 /// What a child process wrote, filled by the pipes' handlers on their own threads.
 private final class CapturedOutput: Sendable {
-    let text = Mutex<(stdout: String, stderr: String)>(("", ""))
+    let text = Locked<(stdout: String, stderr: String)>(("", ""))
 }
