@@ -14,6 +14,7 @@ wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
 apt_packages=(libsqlite3-dev libssl-dev pkg-config)
+wants --tests && apt_packages+=(gcc libc6-dev)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux)
 missing=()
