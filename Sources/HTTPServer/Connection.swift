@@ -236,6 +236,7 @@ final class Connection: EventSource, @unchecked Sendable {
 
     private func flush() {
         while !closed && outputStart < output.count {
+            // Safe: outputStart < output.count inside this loop, so the pointer stays in the buffer.
             let count = output.withUnsafeBytes { bytes in
                 send(fd, bytes.baseAddress! + outputStart, bytes.count - outputStart, Int32(MSG_NOSIGNAL))
             }

@@ -171,6 +171,7 @@ final class EventLoop: @unchecked Sendable {
         var offset = 0
         logBuffer.withUnsafeBytes { bytes in
             while offset < bytes.count {
+                // Safe: offset < bytes.count inside this loop; the buffer is non-empty (checked above).
                 let written = write(logFD, bytes.baseAddress! + offset, bytes.count - offset)
                 if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { break }
             }

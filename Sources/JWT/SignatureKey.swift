@@ -89,6 +89,7 @@ final class SignatureKey: Sendable {
     private static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == 64, let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
+        // Safe: raw.count == 64 (checked above), so bytes 32..<64 are inside the buffer.
         let r = BN_bin2bn(raw, 32, nil), s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
         guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
         var der: UnsafeMutablePointer<UInt8>?

@@ -30,6 +30,7 @@ enum FileOutput {
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
+                // Safe: offset < bytes.count inside this loop, and a line always has its newline.
                 let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { return }
                 offset += written
