@@ -4,13 +4,10 @@ import HTTPServer
 enum HealthcheckCommand {
     static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
         let options: Options
-        do {
-            options = try Options(arguments, known: ["url"])
-        } catch {
-            FileOutput.error("ratings healthcheck: \(error.message)\n\n\(Usage.healthcheck)")
-            return 2
+        switch Options.parse(arguments, known: ["url"], command: "healthcheck", usage: Usage.healthcheck) {
+        case .exit(let code): return code
+        case .run(let parsed): options = parsed
         }
-        if options.wantsHelp { FileOutput.out(Usage.healthcheck); return 0 }
         let port = environment["RATINGS_PORT"] ?? "8080"
         let url = options.value("url", env: "RATINGS_HEALTHCHECK_URL", environment, default: "http://127.0.0.1:\(port)/healthz")
         do {

@@ -4,13 +4,10 @@ import SQLiteStore
 enum MigrateCommand {
     static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
         let options: Options
-        do {
-            options = try Options(arguments, known: ["database"])
-        } catch {
-            FileOutput.error("ratings migrate: \(error.message)\n\n\(Usage.migrate)")
-            return 2
+        switch Options.parse(arguments, known: ["database"], command: "migrate", usage: Usage.migrate) {
+        case .exit(let code): return code
+        case .run(let parsed): options = parsed
         }
-        if options.wantsHelp { FileOutput.out(Usage.migrate); return 0 }
         let path = options.value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite")
         do {
             let applied = try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))

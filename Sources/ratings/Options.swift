@@ -35,6 +35,28 @@ struct Options {
         wantsHelp = help
     }
 
+    /// What a command does with its command line: run with these options, or exit with a code
+    /// (0 after printing help, 2 after a refused flag).
+    enum Parsed {
+        case run(Options)
+        case exit(Int32)
+    }
+
+    /// Parses a command's flags, answering `--help` and refused flags the same way for every command.
+    static func parse(_ arguments: [String], known: Set<String>, command: String, usage: String) -> Parsed {
+        do {
+            let options = try Options(arguments, known: known)
+            if options.wantsHelp {
+                FileOutput.out(usage)
+                return .exit(0)
+            }
+            return .run(options)
+        } catch {
+            FileOutput.error("ratings \(command): \(error.message)\n\n\(usage)")
+            return .exit(2)
+        }
+    }
+
     /// The flag's value, else the environment variable's, else the default.
     func value(_ name: String, env variable: String, _ environment: Environment, default fallback: String) -> String {
         values[name] ?? environment[variable] ?? fallback

@@ -12,9 +12,13 @@ enum ServeCommand {
         let store: SQLiteStoreConfiguration
         let defaultScale: Scale
         let security: Security
+        let options: Options
+        switch Options.parse(arguments, known: ["host", "port", "database", "default-max-rating", "write-rate", "write-burst"],
+                             command: "serve", usage: Usage.serve) {
+        case .exit(let code): return code
+        case .run(let parsed): options = parsed
+        }
         do {
-            let options = try Options(arguments, known: ["host", "port", "database", "default-max-rating", "write-rate", "write-burst"])
-            if options.wantsHelp { FileOutput.out(Usage.serve); return 0 }
             var configuration = ServerConfiguration()
             configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: "127.0.0.1")
             configuration.port = try options.integer("port", env: "RATINGS_PORT", environment, default: 8080, range: 0...65535)
