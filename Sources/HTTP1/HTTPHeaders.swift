@@ -20,12 +20,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         fields.append((name: name, value: value))
     }
 
-    /// Removes every field named `name`.
-    public mutating func remove(_ name: String) {
-        let name = HTTPHeaders.lowercase(name)
-        fields.removeAll { $0.name == name }
-    }
-
     /// The first value of `name`, or nil.
     public subscript(_ name: String) -> String? {
         let name = HTTPHeaders.lowercase(name)

@@ -57,7 +57,6 @@ final class Acceptor: EventSource, @unchecked Sendable {
             }
             guard case .done(let (fd, peer)) = result else { return }
             if shared.metrics.openConnections >= shared.configuration.maxConnections {
-                shared.metrics.connectionRefused()
                 Acceptor.refusal.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
                 continue

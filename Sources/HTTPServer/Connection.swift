@@ -172,7 +172,7 @@ final class Connection: EventSource, @unchecked Sendable {
         lifecycle.requestStarted(now: loop.now)
         inFlight = InFlight(method: request.method, target: request.target, version: request.head.version,
                             requestID: requestID, keepAlive: request.head.keepAlive,
-                            ifNoneMatch: request.headers["if-none-match"], started: EventLoop.monotonicSeconds())
+                            ifNoneMatch: request.headers["if-none-match"], started: SystemClock.monotonicSeconds())
         let loop = self.loop
         shared.handler.handle(request) { [self] response in
             if loop.inLoop {
@@ -208,7 +208,7 @@ final class Connection: EventSource, @unchecked Sendable {
     }
 
     private func logAccess(_ flight: InFlight, status: Int, bytes: Int) {
-        let micros = Int((EventLoop.monotonicSeconds() - flight.started) * 1_000_000)
+        let micros = Int((SystemClock.monotonicSeconds() - flight.started) * 1_000_000)
         let timestamp = loop.timestamp
         loop.log { line in
             line.append(timestamp); line.space(); line.append(peer); line.append(" \"")

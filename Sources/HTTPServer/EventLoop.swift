@@ -33,13 +33,13 @@ final class EventLoop: @unchecked Sendable {
     /// A read buffer shared by every connection of this loop.
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     /// The monotonic clock at the start of this iteration, in seconds.
-    private(set) var now = EventLoop.monotonicSeconds()
+    private(set) var now = SystemClock.monotonicSeconds()
     /// The `Date` header value for this second.
     private(set) var date = ""
     private var dateSecond: Int64 = -1
     /// The wall clock as RFC 3339 text, formatted at most once per millisecond.
     var timestamp: String {
-        let milliseconds = EventLoop.wallMilliseconds()
+        let milliseconds = SystemClock.wallMilliseconds()
         if milliseconds != timestampMilliseconds {
             timestampMilliseconds = milliseconds
             timestampText = Timestamp.rfc3339(milliseconds: milliseconds)
@@ -180,7 +180,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func refreshClock() {
-        now = EventLoop.monotonicSeconds()
+        now = SystemClock.monotonicSeconds()
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
         if Int64(wall.tv_sec) != dateSecond {
@@ -189,10 +189,6 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    static func monotonicSeconds() -> Double { SystemClock.monotonicSeconds() }
-
-    /// Wall-clock milliseconds since the Unix epoch.
-    static func wallMilliseconds() -> Int64 { SystemClock.wallMilliseconds() }
 }
 
 /// An access-log line under construction: pieces appended as bytes, no intermediate strings.

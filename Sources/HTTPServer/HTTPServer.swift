@@ -80,9 +80,9 @@ public final class HTTPServer: Sendable {
                 for case let connection as Connection in loop.allSources { connection.drain() }
             }
         }
-        let deadline = EventLoop.monotonicSeconds() + configuration.drainTimeoutSeconds
+        let deadline = SystemClock.monotonicSeconds() + configuration.drainTimeoutSeconds
         DispatchQueue.global().async { [self] in
-            while metrics.openConnections > 0 && EventLoop.monotonicSeconds() < deadline {
+            while metrics.openConnections > 0 && SystemClock.monotonicSeconds() < deadline {
                 usleep(10_000)
             }
             finish(running)
@@ -92,8 +92,8 @@ public final class HTTPServer: Sendable {
     private func finish(_ running: Running) {
         for loop in running.loops { loop.stop() }
         // Give the loops a moment to close what is left and flush their logs.
-        let until = EventLoop.monotonicSeconds() + 1
-        while metrics.openConnections > 0 && EventLoop.monotonicSeconds() < until { usleep(5_000) }
+        let until = SystemClock.monotonicSeconds() + 1
+        while metrics.openConnections > 0 && SystemClock.monotonicSeconds() < until { usleep(5_000) }
         usleep(UInt32(EventLoop.tickMilliseconds) * 1000)
         running.socket.close()
         self.running.withLock { $0 = nil }

@@ -23,9 +23,7 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// Opens the database, applies pending migrations, and prepares every statement.
     public init(_ configuration: SQLiteStoreConfiguration) throws {
-        let connection = try SQLiteConnection(path: configuration.path)
-        try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-        _ = try Migrator(migrations: Migration.bundled).migrate(connection)
+        let (connection, _) = try Self.openMigrated(configuration)
         writer = GroupCommitWriter(session: try WriteSession(connection: connection))
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
@@ -35,9 +33,14 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// Applies pending migrations to the database at `path`; returns the names applied.
     public static func migrate(_ configuration: SQLiteStoreConfiguration) throws -> [String] {
+        try openMigrated(configuration).applied
+    }
+
+    /// Opens a configured connection and brings the database up to this binary's schema.
+    private static func openMigrated(_ configuration: SQLiteStoreConfiguration) throws -> (connection: SQLiteConnection, applied: [String]) {
         let connection = try SQLiteConnection(path: configuration.path)
         try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-        return try Migrator(migrations: Migration.bundled).migrate(connection)
+        return (connection, try Migrator(migrations: Migration.bundled).migrate(connection))
     }
 
     public func summary(of item: ItemID, defaultScale: Scale) throws -> ItemSummary {
