@@ -28,8 +28,9 @@ let package = Package(
         .target(name: "Locking", swiftSettings: strict),
         // Pure: strict JSON values and parser, shared by the API and token verification.
         .target(name: "JSON", swiftSettings: strict),
-        // Pure: rating math, display, identifiers, domain errors, the storage protocol.
-        .target(name: "RatingsCore", swiftSettings: strict),
+        // Pure: rating math, display and its languages, identifiers, domain errors, the storage
+        // protocol. Language files are embedded at build time.
+        .target(name: "RatingsCore", dependencies: ["JSON"], swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
         .target(name: "HTTP1", swiftSettings: strict),
         // IO: sockets, epoll loops, signals, lifecycle.
@@ -47,14 +48,14 @@ let package = Package(
                           dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT"],
                           swiftSettings: strict),
 
-        // Build-time: turns migrations/*.sql and openapi.yaml into Swift source, so the binary
+        // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
         // needs no source tree.
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
         .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
                 path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore"], swiftSettings: strict),
+        .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),

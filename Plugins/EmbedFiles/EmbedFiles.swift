@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Compiles files the binary must carry into Swift source, so it runs without the source tree:
-/// `migrations/*.sql` into SQLiteStore, `openapi.yaml` into RatingsAPI.
+/// `migrations/*.sql` into SQLiteStore, `locales/*.json` into RatingsCore, `openapi.yaml` into
+/// RatingsAPI.
 @main
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -11,12 +12,14 @@ struct EmbedFiles: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "Embedded\(target.name).swift")
         switch target.name {
         case "SQLiteStore":
-            let files = try FileManager.default
-                .contentsOfDirectory(at: root.appending(path: "migrations"), includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "sql" }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            let files = try Self.files(in: root.appending(path: "migrations"), ending: "sql")
             return [.buildCommand(displayName: "Embedding \(files.count) migrations", executable: tool,
                                   arguments: ["migrations", output.path] + files.map(\.path),
+                                  inputFiles: files, outputFiles: [output])]
+        case "RatingsCore":
+            let files = try Self.files(in: root.appending(path: "locales"), ending: "json")
+            return [.buildCommand(displayName: "Embedding \(files.count) language files", executable: tool,
+                                  arguments: ["files", "embeddedLanguageFiles", output.path] + files.map(\.path),
                                   inputFiles: files, outputFiles: [output])]
         case "RatingsAPI":
             let spec = root.appending(path: "openapi.yaml")
@@ -26,5 +29,12 @@ struct EmbedFiles: BuildToolPlugin {
         default:
             return []
         }
+    }
+
+    /// The files of one folder with one extension, in name order.
+    private static func files(in folder: URL, ending suffix: String) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == suffix }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 }

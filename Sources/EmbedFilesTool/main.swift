@@ -1,5 +1,6 @@
 // Build tool behind the EmbedFiles plugin.
 //   EmbedFilesTool migrations OUTPUT.swift FILE.sql...   -> let embeddedMigrations: [Migration]
+//   EmbedFilesTool files NAME OUTPUT.swift FILE...       -> let NAME: [(name: String, text: String)]
 //   EmbedFilesTool string NAME OUTPUT.swift FILE         -> let NAME: String
 import Foundation
 
@@ -44,11 +45,19 @@ case "migrations" where arguments.count >= 2:
         source += "    Migration(name: \(swiftLiteral(name)), sql: \(swiftLiteral(read(path)))),\n"
     }
     source += "]\n"
+case "files" where arguments.count >= 3:
+    output = arguments[2]
+    source += "let \(arguments[1]): [(name: String, text: String)] = [\n"
+    for path in arguments.dropFirst(3) {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        source += "    (name: \(swiftLiteral(name)), text: \(swiftLiteral(read(path)))),\n"
+    }
+    source += "]\n"
 case "string" where arguments.count == 4:
     output = arguments[2]
     source += "public let \(arguments[1]): String = \(swiftLiteral(read(arguments[3])))\n"
 default:
-    fail("usage: EmbedFilesTool migrations OUTPUT FILE... | EmbedFilesTool string NAME OUTPUT FILE")
+    fail("usage: EmbedFilesTool migrations OUTPUT FILE... | files NAME OUTPUT FILE... | string NAME OUTPUT FILE")
 }
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

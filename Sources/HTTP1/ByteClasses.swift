@@ -26,6 +26,10 @@ enum ByteClass {
     /// Visible ASCII, as a request target is written.
     @inline(__always) static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 
+    @inline(__always) static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
     @inline(__always) static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 
     @inline(__always) static func hexValue(_ byte: UInt8) -> Int? {

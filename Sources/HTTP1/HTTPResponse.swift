@@ -13,3 +13,14 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether this status never carries content (RFC 9110 §6.4.1).
     public var forbidsBody: Bool { status == 204 || status == 304 || (100..<200).contains(status) }
 }
+
+extension HTTPResponse {
+    /// Fields a 304 repeats from the 200 it stands for, so a cache can update what it stored
+    /// (RFC 9110 §15.4.5), plus the request's id.
+    private static let keptByNotModified: Set<String> = ["etag", "vary", "cache-control", "expires", "content-location", "x-request-id"]
+
+    /// The `304 Not Modified` that answers a matching `If-None-Match` in place of this response.
+    public var notModified: HTTPResponse {
+        HTTPResponse(status: 304, headers: HTTPHeaders(headers.filter { Self.keptByNotModified.contains($0.name) }.map { ($0.name, $0.value) }))
+    }
+}

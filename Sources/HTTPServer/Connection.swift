@@ -191,7 +191,7 @@ final class Connection: EventSource, @unchecked Sendable {
         let isRead = flight.method == "GET" || flight.method == "HEAD"
         if isRead, (200..<300).contains(response.status), let etag = response.headers["etag"],
            let ifNoneMatch = flight.ifNoneMatch, EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            response = HTTPResponse(status: 304, headers: HTTPHeaders([("etag", etag), ("x-request-id", flight.requestID)]))
+            response = response.notModified
         }
         let handlerCloses = response.headers.contains(token: "close", in: "connection")
         let morePipelined = inputStart < input.count

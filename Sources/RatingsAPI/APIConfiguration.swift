@@ -2,6 +2,8 @@ public import RatingsCore
 
 /// What the API needs to know beyond its store.
 public struct APIConfiguration: Sendable {
+    /// The languages displays are phrased in; the catalog's fallback answers unknown ones.
+    public var languages: LanguageCatalog
     /// The scale of items that have none of their own. Default 5.
     public var defaultScale = Scale.standard
     /// The OpenAPI document served at `/openapi.yaml`.
@@ -15,5 +17,5 @@ public struct APIConfiguration: Sendable {
     /// Open connections, for the `ratings_open_connections` gauge.
     public var openConnections: @Sendable () -> Int = { 0 }
 
-    public init() {}
+    public init(languages: LanguageCatalog) { self.languages = languages }
 }

@@ -10,7 +10,7 @@ public final class RatingsAPI: Sendable {
     let metrics = APIMetrics()
     let access: Access
 
-    public init(store: any RatingStore, configuration: APIConfiguration = APIConfiguration()) {
+    public init(store: any RatingStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
         access = Access(verifier: configuration.identityVerifier)
@@ -46,29 +46,30 @@ public final class RatingsAPI: Sendable {
             }
             throw APIError.notFound(path: target.rawPath)
         }
+        let language = { try self.language(for: request, target) }
         switch (route, request.method) {
         case let (.rating(item, rater), "GET"), let (.rating(item, rater), "HEAD"):
-            respond(try readRating(item: item, rater: access.rater(rater, for: request)))
+            respond(try readRating(item: item, rater: access.rater(rater, for: request), language()))
         case (_, "GET"), (_, "HEAD"):
-            respond(try read(route, target))
+            respond(try read(route, target, language))
         case let (.rating(item, rater), "PUT"):
-            try submit(item: item, rater: limited(access.rater(rater, for: request)), request, respond)
+            try submit(item: item, rater: limited(access.rater(rater, for: request)), request, language(), respond)
         case let (.rating(item, rater), "DELETE"):
-            try clear(item: item, rater: limited(access.rater(rater, for: request)), respond)
+            try clear(item: item, rater: limited(access.rater(rater, for: request)), language(), respond)
         case let (.item(item), "PUT"):
             try access.requireAdmin(request)
-            try configure(item: item, request, respond)
+            try configure(item: item, request, language(), respond)
         default:
             throw APIError.methodNotAllowed(method: request.method, allow: route.allow)
         }
     }
 
-    private func read(_ route: Route, _ target: RequestTarget) throws -> HTTPResponse {
+    private func read(_ route: Route, _ target: RequestTarget, _ language: () throws -> Language) throws -> HTTPResponse {
         switch route {
         case .rating: throw APIError.notFound(path: target.rawPath) // answered by dispatch, with access checks
-        case let .item(item): return try readSummary(item: item)
-        case .items: return try readSummaries(target)
-        case .display: return try display(target)
+        case let .item(item): return try readSummary(item: item, language())
+        case .items: return try readSummaries(target, language())
+        case .display: return try display(target, language())
         case .health: return Responses.json(200, Array(#"{"status":"ok"}"#.utf8))
         case .readiness:
             guard store.isReady() else { throw APIError.notReady }

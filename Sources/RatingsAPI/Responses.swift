@@ -1,29 +1,40 @@
 import HTTP1
+import RatingsCore
 
 /// Builders for successful responses.
 enum Responses {
-    /// A JSON response without an ETag (writes).
-    static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("content-type", "application/json")]), body: body)
+    /// A JSON response without an ETag (writes); `language` when its words were negotiated.
+    static func json(_ status: Int, _ body: [UInt8], language: Language? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders([("content-type", "application/json")])
+        if let language { negotiated(language, into: &headers) }
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
-    /// A JSON representation for GET and HEAD: a strong ETag from the exact bytes, so it
-    /// changes whenever the body would (RFC 9110 §8.8.3).
-    static func representation(_ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: HTTPHeaders([("content-type", "application/json"), ("etag", etag(body))]), body: body)
+    /// A JSON representation for GET and HEAD: a strong ETag from the exact bytes and the
+    /// language, so it changes whenever the body or its language would (RFC 9110 §8.8.3).
+    static func representation(_ body: [UInt8], language: Language) -> HTTPResponse {
+        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(body, language.tag))])
+        negotiated(language, into: &headers)
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    /// Names the language, and tells caches that `Accept-Language` chose it (RFC 9110 §12.5.5).
+    private static func negotiated(_ language: Language, into headers: inout HTTPHeaders) {
+        headers.add("content-language", language.tag)
+        headers.add("vary", "Accept-Language")
     }
 
     static func text(_ status: Int, _ body: String, contentType: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("content-type", contentType)]), body: Array(body.utf8))
     }
 
-    /// `"` + FNV-1a 64 of the body in hex + `"`.
-    static func etag(_ bytes: [UInt8]) -> String {
+    /// `"` + FNV-1a 64 of the body, a zero byte and the language tag, in hex + `"`.
+    static func etag(_ bytes: [UInt8], _ language: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in bytes { mix(byte) }
+        mix(0)
+        for byte in language.utf8 { mix(byte) }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

@@ -1,10 +1,13 @@
 import HTTP1
 import RatingsCore
 
-/// The JSON shapes of the API (Display, Summary, Rating, Cleared): the one place where field
-/// names are written.
-enum WireFormat {
-    static func display(_ display: Display, into json: inout JSONWriter) {
+/// The JSON shapes of the API (Display, Summary, Rating, Cleared) in one language: the one place
+/// where field names are written.
+struct WireFormat {
+    /// The language of the display's words and direction.
+    let language: Language
+
+    func display(_ display: Display, into json: inout JSONWriter) {
         json.beginObject()
         json.key("value"); json.number(display.valueText)
         json.key("symbols"); json.beginArray()
@@ -13,12 +16,15 @@ enum WireFormat {
         json.key("fill"); json.beginArray()
         for share in display.fillHundredths { json.number(DecimalText.hundredths(share)) }
         json.endArray()
-        json.key("accessibilityLabel"); json.string(display.accessibilityLabel)
-        json.key("accessibilityValue"); json.string(display.accessibilityValue)
+        json.key("accessibilityLabel"); json.string(language.accessibilityLabel)
+        json.key("accessibilityValue"); json.string(language.accessibilityValue(of: display))
+        json.key("caption"); json.string(language.caption(of: display))
+        json.key("layoutDirection"); json.string(language.layoutDirection.rawValue)
+        json.key("halfStarFillsFrom"); json.string(language.layoutDirection.leadingEdge.rawValue)
         json.endObject()
     }
 
-    static func summary(_ summary: ItemSummary, into json: inout JSONWriter) {
+    func summary(_ summary: ItemSummary, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(summary.item.rawValue)
         json.key("maxRating"); json.integer(summary.scale.maxRating)
@@ -32,7 +38,7 @@ enum WireFormat {
         json.endObject()
     }
 
-    static func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
+    func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(rating.item.rawValue)
         json.key("raterId"); json.string(rating.rater.rawValue)
@@ -43,7 +49,7 @@ enum WireFormat {
         json.endObject()
     }
 
-    static func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, into json: inout JSONWriter) {
+    func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(item.rawValue)
         json.key("raterId"); json.string(rater.rawValue)
@@ -52,7 +58,7 @@ enum WireFormat {
         json.endObject()
     }
 
-    static func summaries(_ summaries: [ItemSummary], into json: inout JSONWriter) {
+    func summaries(_ summaries: [ItemSummary], into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
         for item in summaries { summary(item, into: &json) }

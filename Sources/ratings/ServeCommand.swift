@@ -47,8 +47,15 @@ enum ServeCommand {
             FileOutput.error("ratings serve: cannot open database \(storeConfiguration.path): \(error)")
             return 1
         }
+        let languages: LanguageCatalog
+        do {
+            languages = try LanguageCatalog.bundled()
+        } catch {
+            FileOutput.error("ratings serve: a language file compiled into this binary is broken: \(error)")
+            return 1
+        }
         let serverMetrics = ServerMetrics()
-        var apiConfiguration = APIConfiguration()
+        var apiConfiguration = APIConfiguration(languages: languages)
         apiConfiguration.defaultScale = defaultScale
         apiConfiguration.openConnections = { serverMetrics.openConnections }
         apiConfiguration.identityVerifier = security.verifier

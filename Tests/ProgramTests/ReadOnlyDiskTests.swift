@@ -35,7 +35,7 @@ struct ReadOnlyDiskTests {
         }
         for n in 0..<20 { #expect(try put("before-\(n)", n % 5 + 1) == 201) }
 
-        FileManager.default.createFile(atPath: "\(data)/.readonly", contents: nil)
+        _ = FileManager.default.createFile(atPath: "\(data)/.readonly", contents: nil)
         let refused = try request("PUT /v1/items/i/ratings/during HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}")
         #expect(refused.status == 503)
         #expect(refused.header("content-type") == "application/problem+json")

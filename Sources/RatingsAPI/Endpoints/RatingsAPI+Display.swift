@@ -3,7 +3,7 @@ import RatingsCore
 
 /// `/v1/display`: how any value looks on any scale; nothing is stored.
 extension RatingsAPI {
-    func display(_ target: RequestTarget) throws -> HTTPResponse {
+    func display(_ target: RequestTarget, _ language: Language) throws -> HTTPResponse {
         let query = target.rawQueryItems
         let scale = try maxParameter(query.filter { $0.name == "max" }.map(\.value))
         let values = query.filter { $0.name == "value" }.map(\.value)
@@ -16,7 +16,8 @@ extension RatingsAPI {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
         let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
-        return Responses.representation(WireFormat.render { WireFormat.display(display, into: &$0) })
+        let wire = WireFormat(language: language)
+        return Responses.representation(WireFormat.render { wire.display(display, into: &$0) }, language: language)
     }
 
     /// `max`: decimal digits only, 1 to 10; absent means the server default.

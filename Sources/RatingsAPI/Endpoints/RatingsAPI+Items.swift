@@ -6,12 +6,13 @@ extension RatingsAPI {
     /// Most ids one batch may ask for.
     static let maxBatch = 100
 
-    func readSummary(item: String) throws -> HTTPResponse {
+    func readSummary(item: String, _ language: Language) throws -> HTTPResponse {
         let summary = try store.summary(of: ItemID(item), defaultScale: configuration.defaultScale)
-        return Responses.representation(WireFormat.render { WireFormat.summary(summary, into: &$0) })
+        let wire = WireFormat(language: language)
+        return Responses.representation(WireFormat.render { wire.summary(summary, into: &$0) }, language: language)
     }
 
-    func readSummaries(_ target: RequestTarget) throws -> HTTPResponse {
+    func readSummaries(_ target: RequestTarget, _ language: Language) throws -> HTTPResponse {
         let values = target.rawQueryItems.filter { $0.name == "ids" }.map(\.value)
         guard values.count == 1, let raw = values.first else {
             throw APIError.invalidQuery(values.isEmpty
@@ -33,10 +34,12 @@ extension RatingsAPI {
             }
         }
         let summaries = try store.summaries(of: items, defaultScale: configuration.defaultScale)
-        return Responses.representation(WireFormat.render { WireFormat.summaries(summaries, into: &$0) })
+        let wire = WireFormat(language: language)
+        return Responses.representation(WireFormat.render { wire.summaries(summaries, into: &$0) }, language: language)
     }
 
-    func configure(item: String, _ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+    func configure(item: String, _ request: HTTPRequest, _ language: Language,
+                   _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let body = try RequestBody.json(request)
         let scale: Scale
@@ -45,7 +48,8 @@ extension RatingsAPI {
         case .other(let given): throw RatingError.scaleOutOfRange(given: given)
         }
         store.configure(ConfigureRequest(item: item, scale: scale), completion: complete(respond) { (outcome: ConfigureOutcome) in
-            Responses.json(outcome.created ? 201 : 200, WireFormat.render { WireFormat.summary(outcome.summary, into: &$0) })
+            let wire = WireFormat(language: language)
+            return Responses.json(outcome.created ? 201 : 200, WireFormat.render { wire.summary(outcome.summary, into: &$0) }, language: language)
         })
     }
 

@@ -3,7 +3,8 @@ import RatingsCore
 
 /// One rater's rating: submit or replace, clear, read.
 extension RatingsAPI {
-    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ language: Language,
+                _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let body = try RequestBody.json(request)
         switch RequestBody.integerMember("stars", of: body) {
@@ -12,8 +13,10 @@ extension RatingsAPI {
                                            defaultScale: configuration.defaultScale, nowMilliseconds: Clock.wallMilliseconds())
             store.submit(submission, completion: complete(respond) { [metrics] (outcome: SubmitOutcome) in
                 metrics.ratingWritten()
+                let wire = WireFormat(language: language)
                 return Responses.json(outcome.created ? 201 : 200,
-                                      WireFormat.render { WireFormat.rating(outcome.rating, summary: outcome.summary, into: &$0) })
+                                      WireFormat.render { wire.rating(outcome.rating, summary: outcome.summary, into: &$0) },
+                                      language: language)
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
@@ -22,20 +25,22 @@ extension RatingsAPI {
         }
     }
 
-    func clear(item: String, rater: RaterID, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+    func clear(item: String, rater: RaterID, _ language: Language, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
         store.clear(request, completion: complete(respond) { [metrics] (outcome: ClearOutcome) in
             if outcome.cleared { metrics.ratingCleared() }
-            return Responses.json(200, WireFormat.render { WireFormat.cleared(outcome, item: item, rater: rater, into: &$0) })
+            let wire = WireFormat(language: language)
+            return Responses.json(200, WireFormat.render { wire.cleared(outcome, item: item, rater: rater, into: &$0) }, language: language)
         })
     }
 
-    func readRating(item: String, rater: RaterID) throws -> HTTPResponse {
+    func readRating(item: String, rater: RaterID, _ language: Language) throws -> HTTPResponse {
         let item = try ItemID(item)
         guard let rating = try store.rating(of: item, by: rater, defaultScale: configuration.defaultScale) else {
             throw RatingError.ratingNotFound(item: item, rater: rater)
         }
-        return Responses.representation(WireFormat.render { WireFormat.rating(rating, summary: nil, into: &$0) })
+        let wire = WireFormat(language: language)
+        return Responses.representation(WireFormat.render { wire.rating(rating, summary: nil, into: &$0) }, language: language)
     }
 }

@@ -1,0 +1,27 @@
+import HTTP1
+import RatingsCore
+
+/// Which language a response speaks: the `lang` query parameter when given, otherwise
+/// `Accept-Language`, otherwise the catalog's fallback (English).
+extension RatingsAPI {
+    func language(for request: HTTPRequest, _ target: RequestTarget) throws -> Language {
+        let catalog = configuration.languages
+        let given = target.rawQueryItems.filter { $0.name == "lang" }.map(\.value)
+        if let raw = given.first {
+            let rule = "lang must be one language tag such as es or es-MX: subtags of 1 to 8 letters or digits joined by hyphens, at most \(LanguageRange.maxLength) characters"
+            guard given.count == 1 else { throw APIError.invalidQuery("Give lang at most once; \(rule).") }
+            // iOS writes locale identifiers with underscores (es_MX); read them as the tag they mean.
+            guard let tag = PercentDecoding.decode(raw)?.replacing("_", with: "-"), LanguageRange.isWellFormed(tag) else {
+                throw APIError.invalidQuery("\(rule); got \(Self.quoted(PercentDecoding.decode(raw) ?? raw)).")
+            }
+            let match = LanguageRange.fallbacks(of: tag).lazy.compactMap(catalog.language(tagged:)).first
+            return match ?? catalog.fallback
+        }
+        // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a garbled
+        // field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
+        let field = request.headers.values("accept-language").joined(separator: ",")
+        guard !field.isEmpty, let accepted = AcceptLanguage(field),
+              let tag = accepted.lookup(among: catalog.tags) else { return catalog.fallback }
+        return catalog.language(tagged: tag) ?? catalog.fallback
+    }
+}
