@@ -31,6 +31,22 @@ struct CommandLineTests {
         #expect(second.stdout.contains("up to date"))
     }
 
+    @Test("the binary alone, away from the source tree, speaks every bundled language")
+    func languagesAreEmbedded() throws {
+        let directory = try TemporaryDirectory("ratings-languages")
+        defer { directory.remove() }
+        let binary = directory.file("ratings")
+        try FileManager.default.copyItem(atPath: RatingsProcess.binaryPath, toPath: binary)
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", "db.sqlite"], directory: directory.path, binary: binary)
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        for expected in LanguageSeedExample.all {
+            let response = try RawHTTPClient.exchange(port: port, "GET /v1/display?value=3.5&max=5 HTTP/1.1\nHost: t\nAccept-Language: \(expected.tag)\n\n")
+            #expect(response.header("content-language") == expected.tag)
+            #expect(response.text.contains("\"accessibilityValue\":\"\(expected.threeAndAHalfOfFive)\""))
+        }
+    }
+
     @Test("a database migrated by a newer binary stops start-up with a message naming the file")
     func newerDatabaseStopsStartUp() throws {
         let directory = try TemporaryDirectory("ratings-newer")
