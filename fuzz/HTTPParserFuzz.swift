@@ -1,4 +1,5 @@
-// libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset.
+// libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset,
+// and Accept-Language negotiation, fed the same bytes as a field value.
 // Built with the sources of HTTP1 by scripts/fuzz.sh; not part of the package.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,7 +14,19 @@ public func httpParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let split = FuzzFeed.run([Array(bytes[..<cut]), Array(bytes[cut...])], limits: limits)
     // Splitting must never change what a stream means.
     if whole != split { fatalError("split at \(cut) changed the result: \(whole) vs \(split)") }
+    negotiate(String(decoding: bytes, as: UTF8.self))
     return 0
+}
+
+/// Whatever the field says, lookup answers one of the offered tags or nothing.
+private func negotiate(_ field: String) {
+    let offered = ["en", "ar", "de", "es", "fr", "he", "ja", "pt"]
+    if let chosen = AcceptLanguage(field)?.lookup(among: offered), !offered.contains(chosen) {
+        fatalError("lookup invented \(chosen)")
+    }
+    if LanguageRange.isWellFormed(field), LanguageRange.fallbacks(of: field).first != field.lowercased() {
+        fatalError("fallbacks of \(field) do not start with it")
+    }
 }
 
 enum FuzzFeed {
