@@ -14,7 +14,7 @@ struct EmbedFiles: BuildToolPlugin {
         case "SQLiteStore":
             let files = try Self.files(in: root.appending(path: "migrations"), ending: "sql")
             return [.buildCommand(displayName: "Embedding \(files.count) migrations", executable: tool,
-                                  arguments: ["migrations", output.path] + files.map(\.path),
+                                  arguments: ["files", "embeddedMigrationFiles", output.path] + files.map(\.path),
                                   inputFiles: files, outputFiles: [output])]
         case "RatingsCore":
             let files = try Self.files(in: root.appending(path: "locales"), ending: "json")

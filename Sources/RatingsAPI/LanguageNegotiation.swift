@@ -6,7 +6,8 @@ import RatingsCore
 extension RatingsAPI {
     func language(for request: HTTPRequest, _ target: RequestTarget) throws -> Language {
         let catalog = configuration.languages
-        let given = target.rawQueryItems.filter { $0.name == "lang" }.map(\.value)
+        let given = target.rawQuery == nil ? [] : target.rawQueryItems.filter { $0.name == "lang" }.map(\.value)
+        let accepted: AcceptLanguage?
         if let raw = given.first {
             let rule = "lang must be one language tag such as es or es-MX: subtags of 1 to 8 letters or digits joined by hyphens, at most \(LanguageRange.maxLength) characters"
             guard given.count == 1 else { throw APIError.invalidQuery("Give lang at most once; \(rule).") }
@@ -14,14 +15,15 @@ extension RatingsAPI {
             guard let tag = PercentDecoding.decode(raw)?.replacing("_", with: "-"), LanguageRange.isWellFormed(tag) else {
                 throw APIError.invalidQuery("\(rule); got \(Self.quoted(PercentDecoding.decode(raw) ?? raw)).")
             }
-            let match = LanguageRange.fallbacks(of: tag).lazy.compactMap(catalog.language(tagged:)).first
-            return match ?? catalog.fallback
+            // One well-formed tag is a one-range Accept-Language, so both take the same lookup.
+            accepted = AcceptLanguage(tag)
+        } else {
+            // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a
+            // garbled field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
+            let lines = request.headers.values("accept-language")
+            if lines.isEmpty { return catalog.fallback }
+            accepted = AcceptLanguage(lines.joined(separator: ","))
         }
-        // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a garbled
-        // field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
-        let field = request.headers.values("accept-language").joined(separator: ",")
-        guard !field.isEmpty, let accepted = AcceptLanguage(field),
-              let tag = accepted.lookup(among: catalog.tags) else { return catalog.fallback }
-        return catalog.language(tagged: tag) ?? catalog.fallback
+        return accepted?.lookup(among: catalog.tags).flatMap(catalog.language(tagged:)) ?? catalog.fallback
     }
 }

@@ -22,5 +22,7 @@ public struct Migration: Sendable, Equatable {
     }
 
     /// Every migration this binary carries, in order.
-    public static var bundled: [Migration] { embeddedMigrations.sorted { $0.name < $1.name } }
+    public static var bundled: [Migration] {
+        embeddedMigrationFiles.map { Migration(name: $0.name, sql: $0.text) }.sorted { $0.name < $1.name }
+    }
 }

@@ -2,10 +2,8 @@ extension Language {
     /// What VoiceOver says after the label: "3.5 out of 5 stars", "3,5 de 5 estrellas", or
     /// "Not rated". The plural form follows the scale, as the noun agrees with it.
     public func accessibilityValue(of display: Display) -> String {
-        guard display.isRated else { return notRated }
-        let max = display.scale.maxRating
-        let sentence = outOf[pluralRules.category(of: PluralOperands(max))] ?? outOf[.other]
-        return sentence?.render(value: numbers.format(display.valueText), max: numbers.format(String(max))) ?? notRated
+        // A Display is clamped to its scale, so its phrase always exists; "" is never reached.
+        phrase(maxRating: display.scale.maxRating, halfSteps: display.halfSteps) ?? ""
     }
 
     /// A word for a whole-star value on the five-star scale ("Loved it"); empty otherwise,

@@ -3,6 +3,8 @@
 public struct LanguageCatalog: Sendable {
     /// Every language, the fallback first, the rest in tag order.
     public let languages: [Language]
+    /// Every tag, the fallback first: the order in which a `*` range is served.
+    public let tags: [String]
 
     /// Builds a catalog, refusing two files for one tag or a fallback that is not among them.
     public init(_ languages: [Language], fallback: String) throws(LanguageFileError) {
@@ -14,6 +16,7 @@ public struct LanguageCatalog: Sendable {
             throw LanguageFileError(file: "\(fallback).json", problem: "is missing, and \(fallback) is the fallback language")
         }
         self.languages = [first] + languages.filter { $0.tag != fallback }.sorted { $0.tag < $1.tag }
+        tags = self.languages.map(\.tag)
     }
 
     /// The languages compiled into the binary from `locales/*.json`, English as the fallback.
@@ -26,12 +29,10 @@ public struct LanguageCatalog: Sendable {
     /// The language answered when nothing else fits.
     public var fallback: Language { languages[0] }
 
-    /// Every tag, the fallback first: the order in which a `*` range is served.
-    public var tags: [String] { languages.map(\.tag) }
-
     /// The language with exactly this tag (any case).
     public func language(tagged tag: String) -> Language? {
-        let tag = tag.lowercased()
-        return languages.first { $0.tag == tag }
+        if let exact = languages.first(where: { $0.tag == tag }) { return exact }
+        let lowered = tag.lowercased()
+        return languages.first { $0.tag == lowered }
     }
 }
