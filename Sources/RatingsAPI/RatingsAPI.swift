@@ -46,30 +46,29 @@ public final class RatingsAPI: Sendable {
             }
             throw APIError.notFound(path: target.rawPath)
         }
-        let language = { try self.language(for: request, target) }
         switch (route, request.method) {
         case let (.rating(item, rater), "GET"), let (.rating(item, rater), "HEAD"):
-            respond(try readRating(item: item, rater: access.rater(rater, for: request), language()))
+            respond(try readRating(item: item, rater: access.rater(rater, for: request), language(for: request, target)))
         case (_, "GET"), (_, "HEAD"):
-            respond(try read(route, target, language))
+            respond(try read(route, request, target))
         case let (.rating(item, rater), "PUT"):
-            try submit(item: item, rater: limited(access.rater(rater, for: request)), request, language(), respond)
+            try submit(item: item, rater: limited(access.rater(rater, for: request)), request, language(for: request, target), respond)
         case let (.rating(item, rater), "DELETE"):
-            try clear(item: item, rater: limited(access.rater(rater, for: request)), language(), respond)
+            try clear(item: item, rater: limited(access.rater(rater, for: request)), language(for: request, target), respond)
         case let (.item(item), "PUT"):
             try access.requireAdmin(request)
-            try configure(item: item, request, language(), respond)
+            try configure(item: item, request, language(for: request, target), respond)
         default:
             throw APIError.methodNotAllowed(method: request.method, allow: route.allow)
         }
     }
 
-    private func read(_ route: Route, _ target: RequestTarget, _ language: () throws -> Language) throws -> HTTPResponse {
+    private func read(_ route: Route, _ request: HTTPRequest, _ target: RequestTarget) throws -> HTTPResponse {
         switch route {
         case .rating: throw APIError.notFound(path: target.rawPath) // answered by dispatch, with access checks
-        case let .item(item): return try readSummary(item: item, language())
-        case .items: return try readSummaries(target, language())
-        case .display: return try display(target, language())
+        case let .item(item): return try readSummary(item: item, language(for: request, target))
+        case .items: return try readSummaries(target, language(for: request, target))
+        case .display: return try display(target, language(for: request, target))
         case .health: return Responses.json(200, Array(#"{"status":"ok"}"#.utf8))
         case .readiness:
             guard store.isReady() else { throw APIError.notReady }

@@ -3,19 +3,32 @@ import RatingsCore
 
 /// Builders for successful responses.
 enum Responses {
-    /// A JSON response without an ETag (writes); `language` when its words were negotiated.
-    static func json(_ status: Int, _ body: [UInt8], language: Language? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders([("content-type", "application/json")])
-        if let language { negotiated(language, into: &headers) }
-        return HTTPResponse(status: status, headers: headers, body: body)
+    /// A JSON response without an ETag or a language (health, readiness).
+    static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("content-type", "application/json")]), body: body)
     }
 
-    /// A JSON representation for GET and HEAD: a strong ETag from the exact bytes and the
-    /// language, so it changes whenever the body or its language would (RFC 9110 §8.8.3).
-    static func representation(_ body: [UInt8], language: Language) -> HTTPResponse {
+    /// A write's answer: JSON in `language`, rendered by `write`, without an ETag.
+    static func json(_ status: Int, in language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
+        var headers = HTTPHeaders([("content-type", "application/json")])
+        negotiated(language, into: &headers)
+        return HTTPResponse(status: status, headers: headers, body: render(language, write))
+    }
+
+    /// A JSON representation for GET and HEAD in `language`: a strong ETag from the exact bytes
+    /// and the language, so it changes whenever the body or its language would (RFC 9110 §8.8.3).
+    static func representation(in language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
+        let body = render(language, write)
         var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(body, language.tag))])
         negotiated(language, into: &headers)
         return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    private static func render(_ language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {
+        let wire = WireFormat(language: language)
+        var json = JSONWriter()
+        write(wire, &json)
+        return json.bytes
     }
 
     /// Names the language, and tells caches that `Accept-Language` chose it (RFC 9110 §12.5.5).

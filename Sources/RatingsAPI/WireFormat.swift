@@ -65,11 +65,4 @@ struct WireFormat {
         json.endArray()
         json.endObject()
     }
-
-    /// Renders one value with `write` into finished JSON bytes.
-    static func render(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
-        var json = JSONWriter()
-        write(&json)
-        return json.bytes
-    }
 }

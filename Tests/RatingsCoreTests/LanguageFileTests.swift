@@ -10,7 +10,7 @@ struct LanguageFileTests {
     func bundledFilesLoad() throws {
         #expect(embeddedLanguageFiles.count == 8)
         for file in embeddedLanguageFiles {
-            let language = try Language(file: file.name, json: file.text)
+            let language = try Language.load(file: file.name, json: file.text)
             #expect(file.name == "\(language.tag).json")
         }
     }
@@ -34,7 +34,7 @@ struct LanguageFileTests {
     ])
     func refusesBrokenFile(json: String, problem: String) {
         #expect {
-            _ = try Language(file: "en.json", json: json)
+            _ = try Language.load(file: "en.json", json: json)
         } throws: { error in
             let error = error as? LanguageFileError
             return error?.file == "en.json" && error?.problem.contains(problem) == true
@@ -44,7 +44,7 @@ struct LanguageFileTests {
 
     @Test("a catalog refuses a language given twice and a missing fallback")
     func catalogChecks() throws {
-        let language = try Language(file: "en.json", json: english)
+        let language = try Language.load(file: "en.json", json: english)
         #expect(throws: LanguageFileError.self) { try LanguageCatalog([language, language], fallback: "en") }
         #expect(throws: LanguageFileError.self) { try LanguageCatalog([language], fallback: "es") }
     }

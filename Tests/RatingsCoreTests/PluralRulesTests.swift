@@ -6,7 +6,7 @@ import Testing
 private let samples: [(tag: String, category: PluralCategory, sample: String)] = {
     var result: [(tag: String, category: PluralCategory, sample: String)] = []
     for file in embeddedLanguageFiles {
-        let language = try! Language(file: file.name, json: file.text)
+        let language = try! Language.load(file: file.name, json: file.text)
         for (category, source) in language.pluralRuleSources {
             for list in source.split(separator: "@").dropFirst() {
                 for token in list.split(separator: " ").dropFirst() where token != "…" && token != "…," {

@@ -16,8 +16,7 @@ extension RatingsAPI {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
         let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
-        let wire = WireFormat(language: language)
-        return Responses.representation(WireFormat.render { wire.display(display, into: &$0) }, language: language)
+        return Responses.representation(in: language) { $0.display(display, into: &$1) }
     }
 
     /// `max`: decimal digits only, 1 to 10; absent means the server default.

@@ -8,8 +8,7 @@ extension RatingsAPI {
 
     func readSummary(item: String, _ language: Language) throws -> HTTPResponse {
         let summary = try store.summary(of: ItemID(item), defaultScale: configuration.defaultScale)
-        let wire = WireFormat(language: language)
-        return Responses.representation(WireFormat.render { wire.summary(summary, into: &$0) }, language: language)
+        return Responses.representation(in: language) { $0.summary(summary, into: &$1) }
     }
 
     func readSummaries(_ target: RequestTarget, _ language: Language) throws -> HTTPResponse {
@@ -34,8 +33,7 @@ extension RatingsAPI {
             }
         }
         let summaries = try store.summaries(of: items, defaultScale: configuration.defaultScale)
-        let wire = WireFormat(language: language)
-        return Responses.representation(WireFormat.render { wire.summaries(summaries, into: &$0) }, language: language)
+        return Responses.representation(in: language) { $0.summaries(summaries, into: &$1) }
     }
 
     func configure(item: String, _ request: HTTPRequest, _ language: Language,
@@ -48,8 +46,7 @@ extension RatingsAPI {
         case .other(let given): throw RatingError.scaleOutOfRange(given: given)
         }
         store.configure(ConfigureRequest(item: item, scale: scale), completion: complete(respond) { (outcome: ConfigureOutcome) in
-            let wire = WireFormat(language: language)
-            return Responses.json(outcome.created ? 201 : 200, WireFormat.render { wire.summary(outcome.summary, into: &$0) }, language: language)
+            Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }
         })
     }
 

@@ -13,10 +13,9 @@ extension RatingsAPI {
                                            defaultScale: configuration.defaultScale, nowMilliseconds: Clock.wallMilliseconds())
             store.submit(submission, completion: complete(respond) { [metrics] (outcome: SubmitOutcome) in
                 metrics.ratingWritten()
-                let wire = WireFormat(language: language)
-                return Responses.json(outcome.created ? 201 : 200,
-                                      WireFormat.render { wire.rating(outcome.rating, summary: outcome.summary, into: &$0) },
-                                      language: language)
+                return Responses.json(outcome.created ? 201 : 200, in: language) {
+                    $0.rating(outcome.rating, summary: outcome.summary, into: &$1)
+                }
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
@@ -30,8 +29,7 @@ extension RatingsAPI {
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
         store.clear(request, completion: complete(respond) { [metrics] (outcome: ClearOutcome) in
             if outcome.cleared { metrics.ratingCleared() }
-            let wire = WireFormat(language: language)
-            return Responses.json(200, WireFormat.render { wire.cleared(outcome, item: item, rater: rater, into: &$0) }, language: language)
+            return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
         })
     }
 
@@ -40,7 +38,6 @@ extension RatingsAPI {
         guard let rating = try store.rating(of: item, by: rater, defaultScale: configuration.defaultScale) else {
             throw RatingError.ratingNotFound(item: item, rater: rater)
         }
-        let wire = WireFormat(language: language)
-        return Responses.representation(WireFormat.render { wire.rating(rating, summary: nil, into: &$0) }, language: language)
+        return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
     }
 }

@@ -3,18 +3,20 @@ internal import JSON
 extension Language {
     /// Reads one `locales/<tag>.json` file, checking everything a response will need from it,
     /// so a broken translation stops start-up instead of reaching a user.
-    public init(file: String, json: String) throws(LanguageFileError) {
+    public static func load(file: String, json: String) throws(LanguageFileError) -> Language {
         let root: JSONValue
         do { root = try JSONParser.parse(Array(json.utf8)) } catch {
             throw LanguageFileError(file: file, problem: "is not valid JSON: \(error)")
         }
-        do { self = try Language(root) } catch { throw LanguageFileError(file: file, problem: error.message) }
-        guard file == "\(tag).json" else {
-            throw LanguageFileError(file: file, problem: "declares the language \"\(tag)\"; name the file \(tag).json")
+        let language: Language
+        do { language = try parse(root) } catch { throw LanguageFileError(file: file, problem: error.message) }
+        guard file == "\(language.tag).json" else {
+            throw LanguageFileError(file: file, problem: "declares the language \"\(language.tag)\"; name the file \(language.tag).json")
         }
+        return language
     }
 
-    private init(_ root: JSONValue) throws(LanguageFileError.Problem) {
+    private static func parse(_ root: JSONValue) throws(LanguageFileError.Problem) -> Language {
         let tag = try Self.string("language", in: root).lowercased()
         let direction = try Self.string("layoutDirection", in: root)
         guard let layoutDirection = LayoutDirection(rawValue: direction) else {
@@ -40,9 +42,9 @@ extension Language {
         for case .string(let caption) in captionValues where !caption.isEmpty { captions.append(caption) }
         guard captions.count == Self.captionCount else { throw .init("every caption must be a non-empty string") }
 
-        self.init(tag: tag, name: try Self.string("name", in: root), layoutDirection: layoutDirection, numbers: style,
-                  pluralRules: rules, pluralRuleSources: ruleSources, accessibilityLabel: try Self.string("accessibilityLabel", in: root),
-                  notRated: try Self.string("notRated", in: root), outOf: outOf, captions: captions)
+        return Language(tag: tag, name: try Self.string("name", in: root), layoutDirection: layoutDirection, numbers: style,
+                        pluralRules: rules, pluralRuleSources: ruleSources, accessibilityLabel: try Self.string("accessibilityLabel", in: root),
+                        notRated: try Self.string("notRated", in: root), outOf: outOf, captions: captions)
     }
 
     private static func string(_ key: String, in object: JSONValue, at path: String = "") throws(LanguageFileError.Problem) -> String {

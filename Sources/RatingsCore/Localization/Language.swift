@@ -1,6 +1,7 @@
 /// Everything one language needs to phrase a display: its words, plural rules, numbers and
-/// direction. Loaded from `locales/<tag>.json`, never written in code.
-public struct Language: Sendable {
+/// direction. Loaded from `locales/<tag>.json`, never written in code. A class, so that handing
+/// the language to every response costs one reference count, not one per field.
+public final class Language: Sendable {
     /// The language's tag, lowercase (`en`, `es`, `ar`), as sent in `Content-Language`.
     public let tag: String
     /// The language's name for itself (`Español`).

@@ -22,7 +22,7 @@ public struct LanguageCatalog: Sendable {
     /// The languages compiled into the binary from `locales/*.json`, English as the fallback.
     public static func bundled() throws(LanguageFileError) -> LanguageCatalog {
         var languages: [Language] = []
-        for file in embeddedLanguageFiles { languages.append(try Language(file: file.name, json: file.text)) }
+        for file in embeddedLanguageFiles { languages.append(try Language.load(file: file.name, json: file.text)) }
         return try LanguageCatalog(languages, fallback: "en")
     }
 
