@@ -24,6 +24,9 @@ struct JSONWriter {
         needsComma[needsComma.count - 1] = false
     }
 
+    /// Writes members another writer rendered (`"a":1,"b":2`, no braces) into the open object.
+    mutating func members(_ rendered: [UInt8]) { separate(); bytes.append(contentsOf: rendered) }
+
     mutating func string(_ value: String) { separate(); JSONText.appendQuoted(value, to: &bytes) }
     /// Writes a number already in JSON form (`3.5`, `4`).
     mutating func number(_ literal: String) { separate(); append(literal) }

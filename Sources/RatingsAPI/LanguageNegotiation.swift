@@ -4,7 +4,7 @@ import RatingsCore
 /// Which language a response speaks: the `lang` query parameter when given, otherwise
 /// `Accept-Language`, otherwise the catalog's fallback (English).
 extension RatingsAPI {
-    func language(for request: HTTPRequest, _ target: RequestTarget) throws -> Language {
+    func language(for request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         let catalog = configuration.languages
         let given = target.rawQuery == nil ? [] : target.rawQueryItems.filter { $0.name == "lang" }.map(\.value)
         let accepted: AcceptLanguage?
@@ -21,9 +21,11 @@ extension RatingsAPI {
             // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a
             // garbled field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
             let lines = request.headers.values("accept-language")
-            if lines.isEmpty { return catalog.fallback }
+            if lines.isEmpty { return wireLanguages[0] }
             accepted = AcceptLanguage(lines.joined(separator: ","))
         }
-        return accepted?.lookup(among: catalog.tags).flatMap(catalog.language(tagged:)) ?? catalog.fallback
+        // wireLanguages follows the catalog's order, the fallback first.
+        let chosen = accepted?.lookup(among: catalog.tags).flatMap { catalog.tags.firstIndex(of: $0) }
+        return wireLanguages[chosen ?? 0]
     }
 }

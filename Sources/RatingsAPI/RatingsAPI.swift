@@ -9,11 +9,14 @@ public final class RatingsAPI: Sendable {
     let configuration: APIConfiguration
     let metrics = APIMetrics()
     let access: Access
+    /// The catalog's languages, in its order, ready for the wire.
+    let wireLanguages: [WireLanguage]
 
     public init(store: any RatingStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
         access = Access(verifier: configuration.identityVerifier)
+        wireLanguages = configuration.languages.languages.map(WireLanguage.init)
     }
 
     /// This API as the server's request → response handler.

@@ -9,7 +9,7 @@ enum Responses {
     }
 
     /// A write's answer: JSON in `language`, rendered by `write`, without an ETag.
-    static func json(_ status: Int, in language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
+    static func json(_ status: Int, in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
         var headers = HTTPHeaders([("content-type", "application/json")])
         negotiated(language, into: &headers)
         return HTTPResponse(status: status, headers: headers, body: render(language, write))
@@ -17,14 +17,14 @@ enum Responses {
 
     /// A JSON representation for GET and HEAD in `language`: a strong ETag from the exact bytes
     /// and the language, so it changes whenever the body or its language would (RFC 9110 §8.8.3).
-    static func representation(in language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
+    static func representation(in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
         let body = render(language, write)
-        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(body, language.tag))])
+        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(body, language.language.tag))])
         negotiated(language, into: &headers)
         return HTTPResponse(status: 200, headers: headers, body: body)
     }
 
-    private static func render(_ language: Language, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {
+    private static func render(_ language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {
         let wire = WireFormat(language: language)
         var json = JSONWriter()
         write(wire, &json)
@@ -32,8 +32,8 @@ enum Responses {
     }
 
     /// Names the language, and tells caches that `Accept-Language` chose it (RFC 9110 §12.5.5).
-    private static func negotiated(_ language: Language, into headers: inout HTTPHeaders) {
-        headers.add("content-language", language.tag)
+    private static func negotiated(_ language: WireLanguage, into headers: inout HTTPHeaders) {
+        headers.add("content-language", language.language.tag)
         headers.add("vary", "Accept-Language")
     }
 
@@ -43,11 +43,11 @@ enum Responses {
 
     /// `"` + FNV-1a 64 of the body, a zero byte and the language tag, in hex + `"`.
     static func etag(_ bytes: [UInt8], _ language: String) -> String {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        for byte in bytes { mix(byte) }
-        mix(0)
-        for byte in language.utf8 { mix(byte) }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
+        hash = hash &* prime // the zero byte between body and tag
+        for byte in language.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

@@ -4,8 +4,8 @@ import RatingsCore
 /// The JSON shapes of the API (Display, Summary, Rating, Cleared) in one language: the one place
 /// where field names are written.
 struct WireFormat {
-    /// The language of the display's words and direction.
-    let language: Language
+    /// The language of the display's words and direction, with its members pre-rendered.
+    let language: WireLanguage
 
     func display(_ display: Display, into json: inout JSONWriter) {
         json.beginObject()
@@ -16,12 +16,21 @@ struct WireFormat {
         json.key("fill"); json.beginArray()
         for share in display.fillHundredths { json.number(DecimalText.hundredths(share)) }
         json.endArray()
+        if let rendered = language.renderedMembers(of: display) {
+            json.members(rendered)
+        } else {
+            Self.languageMembers(of: display, in: language.language, into: &json)
+        }
+        json.endObject()
+    }
+
+    /// The members of a Display that depend on its language, in the order the contract lists them.
+    static func languageMembers(of display: Display, in language: Language, into json: inout JSONWriter) {
         json.key("accessibilityLabel"); json.string(language.accessibilityLabel)
         json.key("accessibilityValue"); json.string(language.accessibilityValue(of: display))
         json.key("caption"); json.string(language.caption(of: display))
         json.key("layoutDirection"); json.string(language.layoutDirection.rawValue)
         json.key("halfStarFillsFrom"); json.string(language.layoutDirection.leadingEdge.rawValue)
-        json.endObject()
     }
 
     func summary(_ summary: ItemSummary, into json: inout JSONWriter) {

@@ -3,7 +3,7 @@ import RatingsCore
 
 /// `/v1/display`: how any value looks on any scale; nothing is stored.
 extension RatingsAPI {
-    func display(_ target: RequestTarget, _ language: Language) throws -> HTTPResponse {
+    func display(_ target: RequestTarget, _ language: WireLanguage) throws -> HTTPResponse {
         let query = target.rawQueryItems
         let scale = try maxParameter(query.filter { $0.name == "max" }.map(\.value))
         let values = query.filter { $0.name == "value" }.map(\.value)

@@ -6,12 +6,12 @@ extension RatingsAPI {
     /// Most ids one batch may ask for.
     static let maxBatch = 100
 
-    func readSummary(item: String, _ language: Language) throws -> HTTPResponse {
+    func readSummary(item: String, _ language: WireLanguage) throws -> HTTPResponse {
         let summary = try store.summary(of: ItemID(item), defaultScale: configuration.defaultScale)
         return Responses.representation(in: language) { $0.summary(summary, into: &$1) }
     }
 
-    func readSummaries(_ target: RequestTarget, _ language: Language) throws -> HTTPResponse {
+    func readSummaries(_ target: RequestTarget, _ language: WireLanguage) throws -> HTTPResponse {
         let values = target.rawQueryItems.filter { $0.name == "ids" }.map(\.value)
         guard values.count == 1, let raw = values.first else {
             throw APIError.invalidQuery(values.isEmpty
@@ -36,7 +36,7 @@ extension RatingsAPI {
         return Responses.representation(in: language) { $0.summaries(summaries, into: &$1) }
     }
 
-    func configure(item: String, _ request: HTTPRequest, _ language: Language,
+    func configure(item: String, _ request: HTTPRequest, _ language: WireLanguage,
                    _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let body = try RequestBody.json(request)

@@ -3,7 +3,7 @@ import RatingsCore
 
 /// One rater's rating: submit or replace, clear, read.
 extension RatingsAPI {
-    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ language: Language,
+    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ language: WireLanguage,
                 _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let body = try RequestBody.json(request)
@@ -24,7 +24,7 @@ extension RatingsAPI {
         }
     }
 
-    func clear(item: String, rater: RaterID, _ language: Language, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
+    func clear(item: String, rater: RaterID, _ language: WireLanguage, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
         let item = try ItemID(item)
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
         store.clear(request, completion: complete(respond) { [metrics] (outcome: ClearOutcome) in
@@ -33,7 +33,7 @@ extension RatingsAPI {
         })
     }
 
-    func readRating(item: String, rater: RaterID, _ language: Language) throws -> HTTPResponse {
+    func readRating(item: String, rater: RaterID, _ language: WireLanguage) throws -> HTTPResponse {
         let item = try ItemID(item)
         guard let rating = try store.rating(of: item, by: rater, defaultScale: configuration.defaultScale) else {
             throw RatingError.ratingNotFound(item: item, rater: rater)

@@ -2,8 +2,11 @@ extension Language {
     /// What VoiceOver says after the label: "3.5 out of 5 stars", "3,5 de 5 estrellas", or
     /// "Not rated". The plural form follows the scale, as the noun agrees with it.
     public func accessibilityValue(of display: Display) -> String {
-        // A Display is clamped to its scale, so its phrase always exists; "" is never reached.
-        phrase(maxRating: display.scale.maxRating, halfSteps: display.halfSteps) ?? ""
+        guard display.isRated else { return notRated }
+        let max = display.scale.maxRating
+        // Loading checked that every category of the rules has a sentence, so `other` is never needed.
+        let sentence = outOf[pluralRules.category(of: PluralOperands(max))] ?? outOf[.other]
+        return sentence?.render(value: numbers.format(display.valueText), max: numbers.format(String(max))) ?? notRated
     }
 
     /// A word for a whole-star value on the five-star scale ("Loved it"); empty otherwise,

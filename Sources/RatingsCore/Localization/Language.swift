@@ -16,12 +16,12 @@ public final class Language: Sendable {
     public let pluralRuleSources: [PluralCategory: String]
     /// What VoiceOver says first ("Rating").
     public let accessibilityLabel: String
+    /// What VoiceOver says for a value of 0 ("Not rated").
+    let notRated: String
+    /// "3.5 out of 5 stars", one sentence per plural category of the scale.
+    let outOf: [PluralCategory: MessageTemplate]
     /// One caption per whole star on a five-star scale, from one star up.
     let captions: [String]
-    /// Every `accessibilityValue` this language can say, by scale and then by half steps: there
-    /// are only 120 (scales 1 to 10, values 0 to max in halves), so they are phrased once at load
-    /// and a response only looks its phrase up.
-    private let phrases: [[String]]
 
     /// How many captions a language gives: one per star of the five-star scale.
     static let captionCount = 5
@@ -36,21 +36,8 @@ public final class Language: Sendable {
         self.pluralRules = pluralRules
         self.pluralRuleSources = pluralRuleSources
         self.accessibilityLabel = accessibilityLabel
+        self.notRated = notRated
+        self.outOf = outOf
         self.captions = captions
-        phrases = Scale.allowed.map { max in
-            // The noun agrees with the scale ("of 1 star", "of 5 stars"), so the scale picks the form.
-            let sentence = outOf[pluralRules.category(of: PluralOperands(max))] ?? outOf[.other]
-            let maxText = numbers.format(String(max))
-            return (0...2 * max).map { halves in
-                guard halves > 0, let sentence else { return notRated }
-                return sentence.render(value: numbers.format(DecimalText.halfSteps(halves)), max: maxText)
-            }
-        }
-    }
-
-    /// The phrase for a value of `halfSteps` halves on a scale of `maxRating` stars.
-    func phrase(maxRating: Int, halfSteps: Int) -> String? {
-        guard phrases.indices.contains(maxRating - 1), phrases[maxRating - 1].indices.contains(halfSteps) else { return nil }
-        return phrases[maxRating - 1][halfSteps]
     }
 }
