@@ -20,9 +20,7 @@ struct CommandLineTests {
     func migrateTwice() throws {
         let directory = try TemporaryDirectory("ratings-migrate")
         defer { directory.remove() }
-        // A copy of the binary in a folder with nothing else: migrations must be embedded.
-        let binary = directory.file("ratings")
-        try FileManager.default.copyItem(atPath: RatingsProcess.binaryPath, toPath: binary)
+        let binary = try binaryAlone(in: directory) // migrations must be embedded
         let first = try RatingsProcess.run(["migrate", "--database", "db.sqlite"], directory: directory.path, binary: binary)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("applied 1 migration") && first.stdout.contains("0001_initial.sql"))
@@ -35,8 +33,7 @@ struct CommandLineTests {
     func languagesAreEmbedded() throws {
         let directory = try TemporaryDirectory("ratings-languages")
         defer { directory.remove() }
-        let binary = directory.file("ratings")
-        try FileManager.default.copyItem(atPath: RatingsProcess.binaryPath, toPath: binary)
+        let binary = try binaryAlone(in: directory)
         let server = try RatingsProcess(["serve", "--port", "0", "--database", "db.sqlite"], directory: directory.path, binary: binary)
         defer { server.stop() }
         let port = try #require(server.waitForPort())
@@ -99,4 +96,11 @@ struct CommandLineTests {
         #expect(result.status == 1)
         #expect(!result.stderr.isEmpty)
     }
+}
+
+/// A copy of the binary in a folder with nothing else, so whatever it needs must be inside it.
+private func binaryAlone(in directory: TemporaryDirectory) throws -> String {
+    let binary = directory.file("ratings")
+    try FileManager.default.copyItem(atPath: RatingsProcess.binaryPath, toPath: binary)
+    return binary
 }
