@@ -31,8 +31,7 @@ public struct LanguageCatalog: Sendable {
 
     /// The language with exactly this tag (any case).
     public func language(tagged tag: String) -> Language? {
-        if let exact = languages.first(where: { $0.tag == tag }) { return exact }
-        let lowered = tag.lowercased()
-        return languages.first { $0.tag == lowered }
+        let tag = tag.lowercased()
+        return languages.first { $0.tag == tag }
     }
 }
