@@ -5,7 +5,7 @@
 #   2. a private dockerd (own socket, data and exec folders), stand-in base images under the
 #      exact names the Dockerfile uses (built from Debian packages and the local Swift toolchain),
 #      the unchanged Dockerfile built, and a compose round trip: non-root user, healthy, a rating
-#      stored, kept across restart, `docker stop` under 3 s with exit 0, `down -v`, daemon gone.
+#      stored and read in Arabic and Spanish, kept across restart, `docker stop` under 3 s with exit 0, `down -v`, daemon gone.
 # Prints the image size and how long it took. Needs root (dockerd, mmdebstrap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -107,6 +107,11 @@ created=$(curl -fs -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/dinner-
 [ "$created" = 201 ] || fail "PUT answered $created"
 curl -fs "$base/v1/items/dinner-42" | grep -q '"count":1' || fail "the summary does not count the rating"
 say "rating round trip: PUT 201, summary counts it"
+curl -fs -i -H 'Accept-Language: ar' "$base/v1/items/dinner-42" | tr -d '\r' | grep -qi '^content-language: ar$' \
+    || fail "the image does not answer in Arabic: are the language files embedded?"
+curl -fs "$base/v1/items/dinner-42?lang=es" | grep -q '"accessibilityValue":"4 de 5 estrellas"' \
+    || fail "the image does not answer in Spanish"
+say "languages: Accept-Language ar and ?lang=es answered in their languages"
 
 "${compose[@]}" restart >/dev/null
 for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
