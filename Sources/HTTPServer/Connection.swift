@@ -103,31 +103,35 @@ final class Connection: EventSource, @unchecked Sendable {
         if lingerDeadline != nil { discardInput(); return }
         while !closed {
             if inFlight != nil && input.count - inputStart >= Connection.maxBufferedInput { break }
-            let count = loop.scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            switch receive() {
+            case .done(let count)? where count > 0:
                 loop.scratch.withUnsafeBytes { input.append(contentsOf: $0[..<count]) }
-                if count < loop.scratch.count { break }
-            } else if count == 0 {
+                if count < loop.scratch.count { return }
+            case .done?:
                 peerClosedInput = true
-                break
-            } else {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                return
+            case .wouldBlock?:
+                return
+            case nil:
                 close() // ECONNRESET and friends: the client vanished.
                 return
             }
         }
     }
 
+    /// One `recv` into the loop's scratch buffer; nil when the connection failed.
+    private func receive() -> IOResult<Int>? {
+        try? syscall("recv") { loop.scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+    }
+
     /// After an error response, reads and drops whatever the client still sends until it closes.
     private func discardInput() {
         while true {
-            let count = loop.scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { continue }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
-            close()
-            return
+            switch receive() {
+            case .done(let count)? where count > 0: continue
+            case .wouldBlock?: return
+            default: close(); return // the client closed, or the connection failed
+            }
         }
     }
 
@@ -236,18 +240,19 @@ final class Connection: EventSource, @unchecked Sendable {
 
     private func flush() {
         while !closed && outputStart < output.count {
-            // Safe: outputStart < output.count inside this loop, so the pointer stays in the buffer.
-            let count = output.withUnsafeBytes { bytes in
-                send(fd, bytes.baseAddress! + outputStart, bytes.count - outputStart, Int32(MSG_NOSIGNAL))
+            let sent = try? syscall("send") {
+                // Safe: outputStart < output.count inside this loop, so the pointer stays in the buffer.
+                output.withUnsafeBytes { bytes in
+                    send(fd, bytes.baseAddress! + outputStart, bytes.count - outputStart, Int32(MSG_NOSIGNAL))
+                }
             }
-            if count > 0 {
+            switch sent {
+            case .done(let count)? where count > 0:
                 outputStart += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            case .wouldBlock?:
                 updateInterest()
                 return
-            } else {
+            default:
                 close() // EPIPE, ECONNRESET: the client went away mid-response.
                 return
             }

@@ -172,8 +172,9 @@ final class EventLoop: @unchecked Sendable {
         logBuffer.withUnsafeBytes { bytes in
             while offset < bytes.count {
                 // Safe: offset < bytes.count inside this loop; the buffer is non-empty (checked above).
-                let written = write(logFD, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { break }
+                guard case .done(let written)? = try? syscall("write", { write(logFD, bytes.baseAddress! + offset, bytes.count - offset) }),
+                      written > 0 else { break }
+                offset += written
             }
         }
         logBuffer.removeAll(keepingCapacity: logBuffer.capacity <= 256 * 1024)
