@@ -4,15 +4,30 @@ public struct RequestTarget: Sendable, Equatable {
     public let rawPath: String
     /// The raw query, without `?`; nil when absent.
     public let rawQuery: String?
+    /// Query parameters as raw (still encoded) name/value pairs, in order. Split once here,
+    /// because a request may read several parameters (its language, then the endpoint's own).
+    public let rawQueryItems: [(name: String, value: String)]
 
     public init(_ target: String) {
         if let mark = target.firstIndex(of: "?") {
             rawPath = String(target[..<mark])
-            rawQuery = String(target[target.index(after: mark)...])
+            let query = String(target[target.index(after: mark)...])
+            rawQuery = query
+            rawQueryItems = Self.items(of: query)
         } else {
             rawPath = target
             rawQuery = nil
+            rawQueryItems = []
         }
+    }
+
+    /// Every raw value of the parameter `name`, in order (none when it is absent).
+    public func rawQueryValues(_ name: String) -> [String] {
+        rawQueryItems.filter { $0.name == name }.map(\.value)
+    }
+
+    public static func == (lhs: RequestTarget, rhs: RequestTarget) -> Bool {
+        lhs.rawPath == rhs.rawPath && lhs.rawQuery == rhs.rawQuery
     }
 
     /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
@@ -26,10 +41,8 @@ public struct RequestTarget: Sendable, Equatable {
         return segments
     }
 
-    /// Query parameters as raw (still encoded) name/value pairs, in order.
-    public var rawQueryItems: [(name: String, value: String)] {
-        guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+    private static func items(of query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
                 return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
             }

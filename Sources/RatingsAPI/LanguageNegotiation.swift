@@ -6,7 +6,7 @@ import RatingsCore
 extension RatingsAPI {
     func language(for request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         let catalog = configuration.languages
-        let given = target.rawQuery == nil ? [] : target.rawQueryItems.filter { $0.name == "lang" }.map(\.value)
+        let given = target.rawQueryValues("lang")
         let accepted: AcceptLanguage?
         if let raw = given.first {
             let rule = "lang must be one language tag such as es or es-MX: subtags of 1 to 8 letters or digits joined by hyphens, at most \(LanguageRange.maxLength) characters"

@@ -4,9 +4,8 @@ import RatingsCore
 /// `/v1/display`: how any value looks on any scale; nothing is stored.
 extension RatingsAPI {
     func display(_ target: RequestTarget, _ language: WireLanguage) throws -> HTTPResponse {
-        let query = target.rawQueryItems
-        let scale = try maxParameter(query.filter { $0.name == "max" }.map(\.value))
-        let values = query.filter { $0.name == "value" }.map(\.value)
+        let scale = try maxParameter(target.rawQueryValues("max"))
+        let values = target.rawQueryValues("value")
         guard values.count == 1, let raw = values.first, !raw.isEmpty else {
             throw APIError.invalidQuery(values.count > 1
                 ? "Give value exactly once."

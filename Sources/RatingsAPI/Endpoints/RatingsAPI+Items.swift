@@ -12,7 +12,7 @@ extension RatingsAPI {
     }
 
     func readSummaries(_ target: RequestTarget, _ language: WireLanguage) throws -> HTTPResponse {
-        let values = target.rawQueryItems.filter { $0.name == "ids" }.map(\.value)
+        let values = target.rawQueryValues("ids")
         guard values.count == 1, let raw = values.first else {
             throw APIError.invalidQuery(values.isEmpty
                 ? "Give the items as ids=a,b,c (1 to \(Self.maxBatch) identifiers)."
