@@ -30,8 +30,6 @@ enum ByteClass {
 
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    @inline(__always) static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
-
     @inline(__always) static func hexValue(_ byte: UInt8) -> Int? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))

@@ -33,10 +33,7 @@ enum RequestBody {
     static func integerMember(_ name: String, of body: JSONValue) -> IntegerMember {
         guard case .object = body else { return .other("\(body.kindDescription) instead of an object like {\"\(name)\": …}") }
         guard let value = body[name] else { return .other("no \"\(name)\" member") }
-        switch value.integer {
-        case .value(let integer)?: return .integer(integer)
-        case .tooLarge?: return .other(value.kindDescription)
-        case nil: return .other(value.kindDescription)
-        }
+        guard case .value(let integer)? = value.integer else { return .other(value.kindDescription) }
+        return .integer(integer)
     }
 }

@@ -8,7 +8,8 @@ enum HealthcheckCommand {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        let port = environment["RATINGS_PORT"] ?? "8080"
+        // The port `serve` would listen on: the same variable, the same default.
+        let port = environment["RATINGS_PORT"] ?? String(ServerConfiguration().port)
         let url = options.value("url", env: "RATINGS_HEALTHCHECK_URL", environment, default: "http://127.0.0.1:\(port)/healthz")
         do {
             let status = try HealthProbe.status(of: url)

@@ -8,7 +8,7 @@ enum MigrateCommand {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        let path = options.value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite")
+        let path = options.databasePath(environment)
         do {
             let applied = try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))
             FileOutput.out(applied.isEmpty

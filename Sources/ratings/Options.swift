@@ -62,6 +62,12 @@ struct Options {
         values[name] ?? environment[variable] ?? fallback
     }
 
+    /// `--database`, else `RATINGS_DATABASE`, else `ratings.sqlite` in the working directory:
+    /// one rule, so `serve` and `migrate` open the same file.
+    func databasePath(_ environment: Environment) -> String {
+        value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite")
+    }
+
     /// An integer setting within `range`, naming its source when it is refused.
     func integer(_ name: String, env variable: String, _ environment: Environment, default fallback: Int,
                  range: ClosedRange<Int>) throws(Problem) -> Int {

@@ -20,10 +20,10 @@ enum ServeCommand {
         }
         do {
             var configuration = ServerConfiguration()
-            configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: "127.0.0.1")
-            configuration.port = try options.integer("port", env: "RATINGS_PORT", environment, default: 8080, range: 0...65535)
+            configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: configuration.host)
+            configuration.port = try options.integer("port", env: "RATINGS_PORT", environment, default: configuration.port, range: 0...65535)
             server = configuration
-            store = SQLiteStoreConfiguration(path: options.value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite"))
+            store = SQLiteStoreConfiguration(path: options.databasePath(environment))
             let maxRating = try options.integer("default-max-rating", env: "RATINGS_DEFAULT_MAX_RATING", environment,
                                                 default: Scale.standard.maxRating, range: Scale.allowed)
             defaultScale = try Scale(maxRating: maxRating)
