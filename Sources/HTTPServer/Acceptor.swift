@@ -13,12 +13,7 @@ final class Acceptor: EventSource, @unchecked Sendable {
     private var active = false
     private var stopped = false
     /// Sent to connections over the cap, then the socket is closed.
-    private static let refusal: [UInt8] = {
-        var bytes: [UInt8] = []
-        let problem = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.")
-        ResponseSerializer.write(problem.response, date: HTTPDate.format(unixSeconds: 0), keepAlive: false, includeBody: true, into: &bytes)
-        return bytes
-    }()
+    private static let refusal = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.").response
 
     init(socket: ListeningSocket, loop: EventLoop, shared: Connection.Shared) {
         self.socket = socket
@@ -57,8 +52,7 @@ final class Acceptor: EventSource, @unchecked Sendable {
             }
             guard case .done(let (fd, peer)) = result else { return }
             if shared.metrics.openConnections >= shared.configuration.maxConnections {
-                Acceptor.refusal.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuse(fd)
                 continue
             }
             let connection = Connection(fd: fd, peer: peer, loop: loop, shared: shared)
@@ -68,6 +62,14 @@ final class Acceptor: EventSource, @unchecked Sendable {
                 close(fd)
             }
         }
+    }
+
+    /// Answers one connection over the cap with 503, dated like every other response, and closes it.
+    private func refuse(_ fd: Int32) {
+        var bytes: [UInt8] = []
+        ResponseSerializer.write(Acceptor.refusal, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
+        bytes.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
     }
 
     private func pause() {

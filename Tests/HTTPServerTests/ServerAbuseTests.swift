@@ -84,7 +84,11 @@ struct ServerAbuseTests {
             while server.metrics.openConnections < 10 && waited < 200 { usleep(10_000); waited += 1 }
             let refused = try RawHTTPClient(port: port)
             refused.send("GET / HTTP/1.1\nHost: t\n\n")
-            #expect(try refused.readResponse().status == 503)
+            let refusal = try refused.readResponse()
+            #expect(refusal.status == 503)
+            let now = Int64(time(nil))
+            let recent = Set((now - 5...now).map { HTTPDate.format(unixSeconds: $0) })
+            #expect(refusal.header("date").map(recent.contains) == true, "the refusal is dated now, like every response")
             held.removeAll()
             waited = 0
             while server.metrics.openConnections > 0 && waited < 200 { usleep(10_000); waited += 1 }
