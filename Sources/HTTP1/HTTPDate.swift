@@ -6,8 +6,7 @@ public enum HTTPDate {
 
     /// Formats whole seconds since 1970-01-01T00:00:00Z.
     public static func format(unixSeconds: Int64) -> String {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
-        let secondOfDay = Int(unixSeconds - days * 86_400)
+        let (days, secondOfDay) = CivilDate.split(unixSeconds: unixSeconds)
         let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
         return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
@@ -18,6 +17,12 @@ public enum HTTPDate {
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days_from_civil inverse).
 public enum CivilDate {
+    /// Whole days since 1970-01-01 (rounded down, also before 1970) and the second within that day.
+    public static func split(unixSeconds: Int64) -> (days: Int64, secondOfDay: Int) {
+        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        return (days, Int(unixSeconds - days * 86_400))
+    }
+
     /// Year, month (1-12) and day (1-31) of the day `days` after 1970-01-01.
     public static func from(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
