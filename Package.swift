@@ -24,28 +24,30 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a.
+        .target(name: "ASCIIKit", swiftSettings: strict),
         // A lock ThreadSanitizer can see (pthread mutex), shared by the modules that lock.
         .target(name: "Locking", swiftSettings: strict),
-        // Pure: strict JSON values and parser, shared by the API and token verification.
-        .target(name: "JSON", swiftSettings: strict),
+        // Pure: JSON reading (strict parser, exact numbers) and writing (escaping, compact writer).
+        .target(name: "JSON", dependencies: ["ASCIIKit"], swiftSettings: strict),
         // Pure: rating math, display and its languages, identifiers, domain errors, the storage
         // protocol. Language files are embedded at build time.
-        .target(name: "RatingsCore", dependencies: ["JSON"], swiftSettings: strict, plugins: ["EmbedFiles"]),
+        .target(name: "RatingsCore", dependencies: ["JSON", "ASCIIKit"], swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
-        .target(name: "HTTP1", swiftSettings: strict),
+        .target(name: "HTTP1", dependencies: ["ASCIIKit", "JSON"], swiftSettings: strict),
         // IO: sockets, epoll loops, signals, lifecycle.
-        .target(name: "HTTPServer", dependencies: ["HTTP1", "CLinux", "Locking"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["HTTP1", "CLinux", "Locking", "ASCIIKit"], swiftSettings: strict),
         // IO: SQLite storage of ratings, migrations embedded at build time.
-        .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite", "Locking"],
+        .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
-        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking"], swiftSettings: strict,
+        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
         // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256.
-        .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto"], swiftSettings: strict),
+        .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT"],
+                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit"],
                           swiftSettings: strict),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
@@ -55,8 +57,10 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
                 path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],

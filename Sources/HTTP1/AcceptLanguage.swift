@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// The `Accept-Language` field (RFC 9110 §12.5.4): the client's language ranges and their
 /// weights, and the choice among a server's languages by RFC 4647 §3.4 lookup.
 public struct AcceptLanguage: Sendable, Equatable {
@@ -16,7 +18,7 @@ public struct AcceptLanguage: Sendable, Equatable {
     public init?(_ field: String) {
         var preferences: [Preference] = []
         for member in field.split(separator: ",", omittingEmptySubsequences: true) {
-            let parts = member.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingHTTPWhitespace() }
+            let parts = member.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpacesAndTabs() }
             if parts.count == 1 && parts[0].isEmpty { continue } // #rule allows empty list elements
             guard (1...2).contains(parts.count) else { return nil }
             let range = parts[0]
@@ -63,7 +65,7 @@ public struct AcceptLanguage: Sendable, Equatable {
             guard fraction.first == UInt8(ascii: "."), fraction.count <= 4 else { return nil }
             fraction = fraction.dropFirst()
         }
-        guard fraction.allSatisfy(ByteClass.isDigit) else { return nil }
+        guard fraction.allSatisfy(ASCII.isDigit) else { return nil }
         let digits = Array(fraction) + Array(repeating: UInt8(ascii: "0"), count: 3 - fraction.count)
         let thousandths = Int(whole - UInt8(ascii: "0")) * 1000 + digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return thousandths <= 1000 ? thousandths : nil

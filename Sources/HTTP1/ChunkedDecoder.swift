@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Decodes `Transfer-Encoding: chunked` (RFC 9112 §7.1) byte by byte, so a body may be split
 /// anywhere. Extensions are skipped, trailers are checked like header fields and dropped.
 struct ChunkedDecoder: Sendable {
@@ -25,7 +27,7 @@ struct ChunkedDecoder: Sendable {
             let byte = input[index]
             switch state {
             case .size(let value, let digits):
-                if let digit = ByteClass.hexValue(byte) {
+                if let digit = ASCII.hexValue(byte) {
                     // More digits than a 64 KiB body needs means the chunk is too large.
                     if digits >= 8 { return (.failure(.bodyTooLarge(limit: limits.maxBodyBytes)), index) }
                     state = .size(value: value * 16 + digit, digits: digits + 1)

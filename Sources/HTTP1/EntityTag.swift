@@ -1,10 +1,12 @@
+import ASCIIKit
+
 /// `If-None-Match` evaluation (RFC 9110 §13.1.2): weak comparison, `*`, and lists.
 public enum EntityTag {
     /// Whether `ifNoneMatch` names `etag` (or is `*`), so a GET or HEAD may answer 304.
     public static func matches(ifNoneMatch: String, etag: String) -> Bool {
         let wanted = opaque(etag)
         for candidate in ifNoneMatch.split(separator: ",") {
-            let tag = candidate.trimmingHTTPWhitespace()
+            let tag = candidate.trimmingSpacesAndTabs()
             if tag == "*" || opaque(tag) == wanted { return true }
         }
         return false

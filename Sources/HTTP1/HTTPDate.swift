@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// IMF-fixdate (RFC 9110 §5.6.7), `Sun, 06 Nov 1994 08:49:37 GMT`, from Unix seconds with plain
 /// arithmetic: no formatter, no locale, no allocation beyond the string.
 public enum HTTPDate {
@@ -9,10 +11,9 @@ public enum HTTPDate {
         let (days, secondOfDay) = CivilDate.split(unixSeconds: unixSeconds)
         let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+        let pad = ASCII.padded
+        return "\(weekday), \(pad(day, 2)) \(months[month - 1]) \(year) \(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)) GMT"
     }
-
-    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days_from_civil inverse).

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Header fields in arrival order. Names are kept lowercased, since field names are
 /// case-insensitive (RFC 9110 §5.1), so lookups compare bytes.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
@@ -34,9 +36,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Names are nearly always written lowercase already; only copy when they are not.
     @inline(__always)
-    private static func lowercase(_ name: String) -> String {
-        name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name
-    }
+    private static func lowercase(_ name: String) -> String { name.lowercasedASCII() }
 
     /// How many fields are named `name`, without building an array.
     public func count(_ name: String) -> Int {
@@ -50,7 +50,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     public func contains(token: String, in name: String) -> Bool {
         let name = HTTPHeaders.lowercase(name)
         for field in fields where field.name == name {
-            if field.value.split(separator: ",").contains(where: { $0.trimmingHTTPWhitespace().lowercased() == token }) { return true }
+            if field.value.split(separator: ",").contains(where: { $0.trimmingSpacesAndTabs().lowercased() == token }) { return true }
         }
         return false
     }
@@ -59,14 +59,5 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
-    }
-}
-
-extension StringProtocol {
-    /// Drops leading and trailing spaces and tabs (OWS, RFC 9110 §5.6.3).
-    public func trimmingHTTPWhitespace() -> String {
-        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// A language range as `Accept-Language` writes it, `1*8ALPHA *("-" 1*8alphanum)`
 /// (RFC 4647 §2.1), and how RFC 4647 §3.4 lookup shortens it (`es-MX` → `es`).
 public enum LanguageRange {
@@ -10,7 +12,7 @@ public enum LanguageRange {
         var first = true
         for subtag in text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false) {
             guard (1...8).contains(subtag.count),
-                  subtag.allSatisfy({ ByteClass.isAlpha($0) || (!first && ByteClass.isDigit($0)) }) else { return false }
+                  subtag.allSatisfy({ ASCII.isLetter($0) || (!first && ASCII.isDigit($0)) }) else { return false }
             first = false
         }
         return true

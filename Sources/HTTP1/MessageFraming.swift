@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Decides how a request's body is delimited (RFC 9112 §6.3), refusing every ambiguity that
 /// request smuggling relies on.
 enum MessageFraming {
@@ -11,7 +13,7 @@ enum MessageFraming {
             if !lengths.isEmpty { throw .contentLengthWithTransferEncoding }
             if head.version == .http10 { throw .transferEncodingInHTTP10 }
             let codings = encodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { $0.trimmingHTTPWhitespace().lowercased() }
+                .map { $0.trimmingSpacesAndTabs().lowercased() }
             guard codings.last == "chunked" else {
                 if let unknown = codings.first(where: { $0 != "chunked" }), !codings.contains("chunked") {
                     throw .unsupportedTransferCoding(unknown)
@@ -25,16 +27,10 @@ enum MessageFraming {
         guard !lengths.isEmpty else { return nil }
         // Repeated or listed values are allowed only when they all agree (RFC 9110 §8.6).
         let values = lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingHTTPWhitespace() }
-        guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty,
-              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            .map { $0.trimmingSpacesAndTabs() }
+        guard let first = values.first, values.allSatisfy({ $0 == first }), ASCII.isDecimal(first)
         else { throw .invalidContentLength }
-        // Compare digit counts first so no number overflows.
-        let significant = first.drop { $0 == "0" }
-        guard significant.count <= 18, let length = Int(significant.isEmpty ? "0" : significant) else {
-            throw .bodyTooLarge(limit: limits.maxBodyBytes)
-        }
-        if length > limits.maxBodyBytes { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+        guard let length = ASCII.integer(first, in: 0...limits.maxBodyBytes) else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
         return length == 0 ? nil : .length(remaining: length, body: [])
     }
 }

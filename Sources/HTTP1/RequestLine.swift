@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// `method SP request-target SP HTTP-version` (RFC 9112 §3), with single spaces only.
 enum RequestLine {
     static func parse(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (String, String, HTTPVersion) {
@@ -22,8 +24,7 @@ enum RequestLine {
         let text = String(decoding: bytes, as: UTF8.self)
         let utf8 = Array(bytes)
         guard utf8.count == 8, text.hasPrefix("HTTP/"), utf8[6] == UInt8(ascii: "."),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[5]),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[7])
+              ASCII.isDigit(utf8[5]), ASCII.isDigit(utf8[7])
         else { throw .malformedRequestLine }
         switch text {
         case "HTTP/1.1": return .http11

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// An origin-form request target split into decoded path segments and query parameters.
 public struct RequestTarget: Sendable, Equatable {
     /// The path as sent, before decoding (for logs and metrics fallbacks).
@@ -62,8 +64,8 @@ public enum PercentDecoding {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(ByteClass.hexValue),
-                  let low = iterator.next().flatMap(ByteClass.hexValue) else { return nil }
+            guard let high = iterator.next().flatMap(ASCII.hexValue),
+                  let low = iterator.next().flatMap(ASCII.hexValue) else { return nil }
             bytes.append(UInt8(high * 16 + low))
         }
         return String(validating: bytes, as: UTF8.self)

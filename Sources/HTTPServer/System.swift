@@ -1,3 +1,4 @@
+import ASCIIKit
 import Glibc
 
 /// Facts about the machine the server runs on.
@@ -19,7 +20,7 @@ public enum System {
             guard text.hasPrefix("Cpus_allowed_list:") else { continue }
             var count = 0
             for range in text.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
-                let bounds = range.split(separator: "-").compactMap { Int($0.trimmingCharacters()) }
+                let bounds = range.split(separator: "-").compactMap { ASCII.integer($0.filter { !$0.isWhitespace }, in: 0...Int.max) }
                 if bounds.count == 2 { count += bounds[1] - bounds[0] + 1 } else if bounds.count == 1 { count += 1 }
             }
             return count
@@ -33,14 +34,5 @@ public enum System {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters() -> Substring {
-        var text = self
-        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        return text
     }
 }

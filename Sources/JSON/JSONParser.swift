@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// A strict RFC 8259 parser for request bodies: UTF-8 only, one value, bounded nesting, no
 /// duplicate member names (which would make `stars` ambiguous).
 public struct JSONParser {
@@ -44,7 +46,8 @@ public struct JSONParser {
         case UInt8(ascii: "t"): try expect("true"); return .bool(true)
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"): return .number(try parseNumber())
+        case _ where ASCII.isDigit(byte): return .number(try parseNumber())
         default: throw error("unexpected character")
         }
     }
@@ -100,24 +103,22 @@ public struct JSONParser {
     private mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, isDigit(first) else { throw error("invalid number") }
+        guard let first = current, ASCII.isDigit(first) else { throw error("invalid number") }
         index += 1
-        if first != UInt8(ascii: "0") { while let byte = current, isDigit(byte) { index += 1 } }
+        if first != UInt8(ascii: "0") { while let byte = current, ASCII.isDigit(byte) { index += 1 } }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard let byte = current, isDigit(byte) else { throw error("invalid number: digits must follow '.'") }
-            while let byte = current, isDigit(byte) { index += 1 }
+            guard let byte = current, ASCII.isDigit(byte) else { throw error("invalid number: digits must follow '.'") }
+            while let byte = current, ASCII.isDigit(byte) { index += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let byte = current, isDigit(byte) else { throw error("invalid number: digits must follow the exponent") }
-            while let byte = current, isDigit(byte) { index += 1 }
+            guard let byte = current, ASCII.isDigit(byte) else { throw error("invalid number: digits must follow the exponent") }
+            while let byte = current, ASCII.isDigit(byte) { index += 1 }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private mutating func parseString() throws(SyntaxError) -> String {
         index += 1
@@ -160,14 +161,8 @@ public struct JSONParser {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = current else { throw error("unterminated \\u escape") }
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value * 16 + digit
+            guard let digit = ASCII.hexValue(byte) else { throw error("invalid \\u escape") }
+            value = value * 16 + UInt32(digit)
             index += 1
         }
         return value

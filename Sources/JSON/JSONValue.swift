@@ -26,20 +26,11 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The value as an integer when it is written as one (no fraction, no exponent) and fits.
-    /// `.tooLarge` for an integer beyond Int; nil for anything that is not an integer literal.
-    public var integer: IntegerLiteral? {
+    /// The value as a whole number, however it is written (`4`, `4.0`, `4e0`, `40e-1`), as JSON
+    /// Schema's `integer` reads numbers; nil for anything else, including `3.5` and `4.5e0`.
+    public var integer: JSONNumber.Whole? {
         guard case .number(let text) = self else { return nil }
-        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        if let value = Int(text) { return .value(value) }
-        return .tooLarge
-    }
-
-    /// What `integer` found.
-    public enum IntegerLiteral: Sendable, Equatable {
-        case value(Int)
-        case tooLarge
+        return JSONNumber(text)?.whole
     }
 
     /// A short description of the value's kind, for error details.

@@ -1,3 +1,4 @@
+import ASCIIKit
 import JSON
 public import RatingsCore
 

@@ -1,3 +1,4 @@
+import JSON
 import HTTP1
 import RatingsCore
 
@@ -36,7 +37,7 @@ struct Access: Sendable {
             throw APIError.unauthorized("invalid_request", "Authorization must be 'Bearer <token>'.")
         }
         do {
-            return try verifier.verify(bearerToken: parts[1].trimmingHTTPWhitespace(), nowSeconds: Clock.wallMilliseconds() / 1000)
+            return try verifier.verify(bearerToken: parts[1].trimmingSpacesAndTabs(), nowSeconds: Clock.wallMilliseconds() / 1000)
         } catch {
             throw APIError.unauthorized("invalid_token", Self.explain(error))
         }

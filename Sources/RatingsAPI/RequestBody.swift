@@ -16,7 +16,7 @@ enum RequestBody {
 
     /// `application/json` or any `…/…+json`, parameters such as charset allowed (RFC 6839).
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace().lowercased() } ?? ""
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpacesAndTabs().lowercased() } ?? ""
         if mediaType == "application/json" { return true }
         guard let slash = mediaType.firstIndex(of: "/") else { return false }
         return mediaType[mediaType.index(after: slash)...].hasSuffix("+json") && slash != mediaType.startIndex

@@ -1,3 +1,5 @@
+import JSON
+import ASCIIKit
 import HTTP1
 import RatingsCore
 
@@ -43,12 +45,9 @@ enum Responses {
 
     /// `"` + FNV-1a 64 of the body, a zero byte and the language tag, in hex + `"`.
     static func etag(_ bytes: [UInt8], _ language: String) -> String {
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
-        hash = hash &* prime // the zero byte between body and tag
-        for byte in language.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        var hash = FNV1a.hash(bytes)
+        hash.add(byte: 0)
+        hash.add(language.utf8)
+        return "\"" + hash.hex + "\""
     }
 }

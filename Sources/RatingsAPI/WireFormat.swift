@@ -1,3 +1,4 @@
+import JSON
 import HTTP1
 import RatingsCore
 

@@ -1,3 +1,4 @@
+import JSON
 import RatingsCore
 
 /// A language ready for the wire: the language, and the JSON of its Display members for every

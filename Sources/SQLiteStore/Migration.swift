@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// One versioned schema change: a file of `migrations/`, embedded in the binary at build time.
 public struct Migration: Sendable, Equatable {
     /// The file name, e.g. `0001_initial.sql`; migrations apply in name order.
@@ -11,15 +13,7 @@ public struct Migration: Sendable, Equatable {
     }
 
     /// FNV-1a 64 of the SQL, in hex: enough to notice an edited file (not a defence against tampering).
-    public var checksum: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in sql.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public var checksum: String { FNV1a.hash(sql.utf8).hex }
 
     /// Every migration this binary carries, in order.
     public static var bundled: [Migration] {

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Flags of one command: `--name value` or `--name=value`, each flag at most once.
 struct Options {
     /// Why the command line was refused.
@@ -73,8 +75,7 @@ struct Options {
                  range: ClosedRange<Int>) throws(Problem) -> Int {
         let source = values[name] != nil ? "--\(name)" : variable
         let text = value(name, env: variable, environment, default: String(fallback))
-        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), text.count <= 6,
-              let number = Int(text), range.contains(number) else {
+        guard let number = ASCII.integer(text, in: range) else {
             throw Problem(message: "\(source) must be an integer from \(range.lowerBound) to \(range.upperBound); got '\(text)'")
         }
         return number

@@ -1,3 +1,4 @@
+import ASCIIKit
 import HTTP1
 import RatingsCore
 
@@ -23,9 +24,7 @@ extension RatingsAPI {
         guard let raw = values.first else { return configuration.defaultScale }
         let limits = "max must be an integer from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound) written in decimal digits"
         guard values.count == 1 else { throw APIError.invalidQuery("Give max at most once; \(limits).") }
-        let significant = raw.drop { $0 == "0" }
-        guard !raw.isEmpty, raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              significant.count <= 2, let number = Int(significant), let scale = try? Scale(maxRating: number)
+        guard let number = ASCII.integer(raw, in: Scale.allowed), let scale = try? Scale(maxRating: number)
         else { throw APIError.invalidQuery("\(limits); got \(Self.quoted(raw)).") }
         return scale
     }

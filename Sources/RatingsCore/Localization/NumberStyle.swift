@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// How a language writes the numbers of a display: its decimal separator and its ten digits.
 public struct NumberStyle: Sendable, Equatable {
     /// Written between the whole and the fractional part (`,` in "3,5", `٫` in Arabic).
@@ -24,7 +26,7 @@ public struct NumberStyle: Sendable, Equatable {
         for byte in plain.utf8 {
             if byte == UInt8(ascii: ".") {
                 out += decimalSeparator
-            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            } else if ASCII.isDigit(byte) {
                 out.append(digits[Int(byte - UInt8(ascii: "0"))])
             }
         }

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// The operands CLDR plural rules test, read from a decimal as written, so `1.50` keeps its two
 /// visible fraction digits (TR35 Part 3 §5.1.1, "Operands").
 public struct PluralOperands: Sendable, Equatable {
@@ -29,7 +31,7 @@ public struct PluralOperands: Sendable, Equatable {
         }
         let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty,
-              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } })
+              parts.allSatisfy({ ASCII.isDecimal($0) })
         else { return nil }
         var whole = Array(parts[0].utf8.map { $0 - UInt8(ascii: "0") })
         var fraction = parts.count == 2 ? Array(parts[1].utf8.map { $0 - UInt8(ascii: "0") }) : []

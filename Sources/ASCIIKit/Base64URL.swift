@@ -1,8 +1,9 @@
 /// base64url without padding (RFC 4648 §5), as JWS compact serialization uses it (RFC 7515 §2).
-enum Base64URL {
+public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+        for (index, byte) in alphabet.enumerated() {
             table[Int(byte)] = UInt8(index)
         }
         return table
@@ -10,7 +11,7 @@ enum Base64URL {
 
     /// The decoded bytes, or nil for any character outside the alphabet, padding, or a length
     /// that no encoding produces.
-    static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+    public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 != 1 else { return nil }
         var output: [UInt8] = []
@@ -32,8 +33,7 @@ enum Base64URL {
     }
 
     /// Encodes bytes without padding.
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    public static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         var index = 0
         while index + 2 < bytes.count {

@@ -1,0 +1,88 @@
+/// The byte-level text helpers every module shares: ASCII classes, hexadecimal digits, trimming,
+/// bounded decimal integers and zero padding. Protocol text (HTTP, JSON, SQL names, flags) is
+/// ASCII, so these work on UTF-8 bytes and never on `Character`, which is slower and locale-free
+/// anyway.
+public enum ASCII {
+    /// `0`…`9`.
+    @inline(__always)
+    public static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// `A`…`Z` or `a`…`z`.
+    @inline(__always)
+    public static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+
+    /// `A`…`Z`.
+    @inline(__always)
+    public static func isUppercase(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
+
+    /// The byte with `A`…`Z` mapped to `a`…`z`.
+    @inline(__always)
+    public static func lowercased(_ byte: UInt8) -> UInt8 { isUppercase(byte) ? byte | 0x20 : byte }
+
+    /// Space or horizontal tab: HTTP's optional whitespace (RFC 9110 §5.6.3).
+    @inline(__always)
+    public static func isSpaceOrTab(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// The value of a hexadecimal digit (either case), or nil.
+    @inline(__always)
+    public static func hexValue(_ byte: UInt8) -> Int? {
+        if isDigit(byte) { return Int(byte &- UInt8(ascii: "0")) }
+        let lower = byte | 0x20
+        if lower &- UInt8(ascii: "a") < 6 { return Int(lower &- UInt8(ascii: "a")) + 10 }
+        return nil
+    }
+
+    /// Whether `text` is one or more decimal digits and nothing else.
+    public static func isDecimal(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isDigit)
+    }
+
+    /// Whether `bytes` are one or more decimal digits and nothing else.
+    public static func isDecimal(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isDigit)
+    }
+
+    /// A number written in decimal digits only (leading zeros allowed, no sign) that lies in
+    /// `range`; nil otherwise. Any number of digits is read without overflow: digits beyond
+    /// what the upper bound needs make the number too large, not a trap.
+    public static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
+        guard isDecimal(text) else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+            if overflowA || overflowB || next > range.upperBound { return nil }
+            value = next
+        }
+        return range.contains(value) ? value : nil
+    }
+
+    /// `value` in decimal, left-padded with zeros to `width` digits (`padded(7, 3)` is `007`).
+    public static func padded(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
+    }
+
+    /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits.
+    public static func hex(_ value: UInt64, width: Int = 16) -> String {
+        let text = String(value, radix: 16)
+        return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
+    }
+}
+
+extension StringProtocol {
+    /// Drops leading and trailing spaces and tabs (HTTP's OWS, RFC 9110 §5.6.3).
+    public func trimmingSpacesAndTabs() -> String {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !ASCII.isSpaceOrTab($0) }) else { return "" }
+        var end = bytes.endIndex
+        while end > first, ASCII.isSpaceOrTab(bytes[bytes.index(end, offsetBy: -1)]) { end = bytes.index(end, offsetBy: -1) }
+        return String(decoding: bytes[first..<end], as: UTF8.self)
+    }
+
+    /// The text with `A`…`Z` lowercased and every other byte kept; copies only when needed.
+    public func lowercasedASCII() -> String {
+        guard utf8.contains(where: ASCII.isUppercase) else { return String(self) }
+        return String(decoding: utf8.map(ASCII.lowercased), as: UTF8.self)
+    }
+}

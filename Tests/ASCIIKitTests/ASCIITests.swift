@@ -1,0 +1,70 @@
+import ASCIIKit
+import Testing
+
+@Suite("ASCII helpers: classes, hex, bounded integers, padding, trimming")
+struct ASCIITests {
+    @Test("bytes are classified exactly at the edges of each class")
+    func classesAtTheirEdges() {
+        #expect(ASCII.isDigit(UInt8(ascii: "0")) && ASCII.isDigit(UInt8(ascii: "9")))
+        #expect(!ASCII.isDigit(UInt8(ascii: "/")) && !ASCII.isDigit(UInt8(ascii: ":")))
+        #expect(ASCII.isLetter(UInt8(ascii: "A")) && ASCII.isLetter(UInt8(ascii: "z")))
+        #expect(!ASCII.isLetter(UInt8(ascii: "@")) && !ASCII.isLetter(UInt8(ascii: "[")) && !ASCII.isLetter(UInt8(ascii: "`")) && !ASCII.isLetter(UInt8(ascii: "{")))
+        #expect(!ASCII.isLetter(0xC3) && !ASCII.isDigit(0xB0))
+        #expect(ASCII.lowercased(UInt8(ascii: "Q")) == UInt8(ascii: "q") && ASCII.lowercased(UInt8(ascii: "[")) == UInt8(ascii: "["))
+    }
+
+    @Test("hex digits in either case, and nothing else", arguments: [
+        ("0", 0 as Int?), ("9", 9), ("a", 10), ("F", 15), ("f", 15), ("g", nil), ("G", nil), ("/", nil), (":", nil), ("@", nil), ("`", nil),
+    ])
+    func hexDigits(character: String, value: Int?) {
+        #expect(ASCII.hexValue(character.utf8.first!) == value)
+    }
+
+    @Test("a bounded integer is read at each bound and refused just past it, whatever its length", arguments: [
+        ("0", 0...10, 0 as Int?), ("10", 0...10, 10), ("11", 0...10, nil), ("000010", 0...10, 10),
+        ("1000000", 0...1_000_000, 1_000_000), ("1000001", 0...1_000_000, nil), ("0001000000", 1...1_000_000, 1_000_000),
+        ("0", 1...5, nil), ("", 0...5, nil), ("-1", 0...5, nil), ("+1", 0...5, nil), (" 1", 0...5, nil), ("1.0", 0...5, nil),
+        ("99999999999999999999999999", 0...Int.max, nil), ("9223372036854775807", 0...Int.max, Int.max),
+        ("9223372036854775808", 0...Int.max, nil), ("٣", 0...9, nil),
+    ])
+    func boundedIntegers(text: String, range: ClosedRange<Int>, value: Int?) {
+        #expect(ASCII.integer(text, in: range) == value)
+    }
+
+    @Test("padding and hex keep their width and never cut")
+    func padding() {
+        #expect(ASCII.padded(7, 3) == "007" && ASCII.padded(1234, 3) == "1234" && ASCII.padded(0, 2) == "00")
+        #expect(ASCII.hex(255, width: 4) == "00ff" && ASCII.hex(UInt64.max) == "ffffffffffffffff")
+    }
+
+    @Test("trimming drops spaces and tabs only, at both ends")
+    func trimming() {
+        #expect(" \t a b \t".trimmingSpacesAndTabs() == "a b")
+        #expect("   ".trimmingSpacesAndTabs() == "" && "".trimmingSpacesAndTabs() == "")
+        #expect("\na\n".trimmingSpacesAndTabs() == "\na\n")
+        #expect("MiXeD-Ä".lowercasedASCII() == "mixed-Ä")
+    }
+
+    @Test("FNV-1a 64 matches the published test vectors")
+    func fnvVectors() {
+        #expect(FNV1a.hash("".utf8).hex == "cbf29ce484222325")
+        #expect(FNV1a.hash("a".utf8).hex == "af63dc4c8601ec8c")
+        #expect(FNV1a.hash("foobar".utf8).hex == "85944171f73967e8")
+        var split = FNV1a()
+        split.add("foo".utf8)
+        split.add("bar".utf8)
+        #expect(split == FNV1a.hash("foobar".utf8))
+    }
+
+    @Test("base64url round-trips every length and refuses what no encoder writes")
+    func base64url() {
+        for length in 0..<20 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) }
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+        #expect(Base64URL.encode(Array("hello?>".utf8)) == "aGVsbG8_Pg")
+        #expect(Base64URL.decode("aGVsbG8_Pg==") == nil && Base64URL.decode("a") == nil && Base64URL.decode("aGVsbG8/Pg") == nil)
+        #expect(Base64URL.decode("aGVsbG8=") == nil && Base64URL.decode("aGVsbG8") == Array("hello".utf8) && Base64URL.decode("aGVsbG9") == nil)
+        #expect(Base64URL.decode("QR") == nil, "leftover bits must be zero")
+    }
+}
