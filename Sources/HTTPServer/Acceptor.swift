@@ -13,7 +13,7 @@ final class Acceptor: EventSource, @unchecked Sendable {
     private var active = false
     private var stopped = false
     /// Sent to connections over the cap, then the socket is closed.
-    private static let refusal = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.").response
+    private static let refusal = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.")
 
     init(socket: ListeningSocket, loop: EventLoop, shared: Connection.Shared) {
         self.socket = socket
@@ -39,36 +39,46 @@ final class Acceptor: EventSource, @unchecked Sendable {
 
     func handle(events: UInt32) {
         // A bounded batch keeps one loop from starving its own connections during a connect storm.
-        for _ in 0..<64 {
+        for _ in 0..<64 where active {
             let result: IOResult<(Int32, String)>
             do {
                 result = try socket.accept()
             } catch {
-                if error.errno == EMFILE || error.errno == ENFILE || error.errno == ENOBUFS || error.errno == ENOMEM {
-                    // Out of descriptors: stop accepting briefly rather than spin on a full queue.
+                switch error.errno {
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory: pause briefly rather than spin on a full queue.
+                    loop.logError("accept: \(error); pausing for 100 ms")
                     pause()
+                    return
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue // that one connection failed before we took it; take the next
+                default:
+                    loop.logError("accept: \(error)")
+                    continue
                 }
-                return
             }
             guard case .done(let (fd, peer)) = result else { return }
             if shared.metrics.openConnections >= shared.configuration.maxConnections {
-                refuse(fd)
+                refuse(fd, peer: peer)
                 continue
             }
             let connection = Connection(fd: fd, peer: peer, loop: loop, shared: shared)
             do {
                 try connection.open()
             } catch {
+                loop.logError("connection from \(peer): \(error); closing it")
                 close(fd)
             }
         }
     }
 
     /// Answers one connection over the cap with 503, dated like every other response, and closes it.
-    private func refuse(_ fd: Int32) {
+    private func refuse(_ fd: Int32, peer: String) {
+        shared.handler.refused(Acceptor.refusal, RequestEnvironment(peer: peer, loop: loop))
         var bytes: [UInt8] = []
-        ResponseSerializer.write(Acceptor.refusal, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
-        bytes.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        ResponseSerializer.write(Acceptor.refusal.response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
+        // Best effort on a fresh socket whose buffer is empty; the peer may already be gone.
+        _ = try? syscall("send") { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
         close(fd)
     }
 
@@ -80,9 +90,13 @@ final class Acceptor: EventSource, @unchecked Sendable {
     }
 
     func tick(now: Double) {
-        if !stopped, let until = pausedUntil, now >= until {
-            pausedUntil = nil
-            try? start()
+        guard !stopped, let until = pausedUntil, now >= until else { return }
+        pausedUntil = nil
+        do {
+            try start()
+        } catch {
+            loop.logError("accept: cannot watch the listening socket again: \(error); retrying in 100 ms")
+            pausedUntil = now + 0.1
         }
     }
 }

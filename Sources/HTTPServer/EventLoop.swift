@@ -1,5 +1,5 @@
 import CLinux
-import HTTP1
+public import HTTP1
 import Glibc
 import Locking
 
@@ -13,22 +13,30 @@ protocol EventSource: AnyObject {
 }
 
 /// One thread running an epoll loop. Each connection belongs to exactly one loop and is touched
-/// only on its thread, so connection state needs no locks; other threads reach a loop only
-/// through `execute`, which queues a task and wakes the loop through an eventfd.
-// Safe: all stored state except `tasks` (a Mutex) and the fds is confined to the loop thread.
-final class EventLoop: @unchecked Sendable {
+/// only on its thread, so connection state needs no locks. Other threads reach a loop only
+/// through `execute`, which queues a task and wakes the loop through an eventfd; the loop's own
+/// thread queues with `executeLocally`, which costs neither a lock nor a system call.
+// Safe: all stored state except `remoteTasks` (behind a lock) and the descriptors is confined to
+// the loop thread; `threadID` is written once, before the loop runs.
+final class EventLoop: RequestLoop, @unchecked Sendable {
     /// How often deadlines are checked, in milliseconds.
     static let tickMilliseconds: Int32 = 200
     private static let maxEvents = 256
 
-    let index: Int
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let tasks = Locked<[@Sendable () -> Void]>([])
+    private let remoteTasks = Locked<[@Sendable () -> Void]>([])
+    private var localTasks: [() -> Void] = []
     private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()
     private var lastTick = 0.0
+    private let errorLog: @Sendable (String) -> Void
+
+    /// Connections open on this loop.
+    private(set) var connectionCount = 0
+    /// When draining, the moment every remaining connection is closed regardless.
+    private var drainDeadline: Double?
 
     /// A read buffer shared by every connection of this loop.
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
@@ -37,24 +45,13 @@ final class EventLoop: @unchecked Sendable {
     /// The `Date` header value for this second.
     private(set) var date = ""
     private var dateSecond: Int64 = -1
-    /// The wall clock as RFC 3339 text, formatted at most once per millisecond.
-    var timestamp: String {
-        let milliseconds = SystemClock.wallMilliseconds()
-        if milliseconds != timestampMilliseconds {
-            timestampMilliseconds = milliseconds
-            timestampText = Timestamp.rfc3339(milliseconds: milliseconds)
-        }
-        return timestampText
-    }
-    private var timestampMilliseconds: Int64 = -1
-    private var timestampText = ""
     /// Access-log lines written at the end of the iteration, one write for many lines.
     private var logBuffer: [UInt8] = []
     private let logFD: Int32
 
-    init(index: Int, logFD: Int32) throws(SystemError) {
-        self.index = index
+    init(logFD: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
         self.logFD = logFD
+        self.errorLog = errorLog
         epollFD = try syscallChecked("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
             wakeFD = try syscallChecked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC)) }
@@ -62,10 +59,16 @@ final class EventLoop: @unchecked Sendable {
             close(epollFD)
             throw error
         }
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = wakeFD
-        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+        do {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = wakeFD
+            try syscallChecked("epoll_ctl(ADD eventfd)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) }
+        } catch {
+            close(wakeFD)
+            close(epollFD)
+            throw error
+        }
         refreshClock()
     }
 
@@ -74,8 +77,26 @@ final class EventLoop: @unchecked Sendable {
         close(epollFD)
     }
 
-    /// Whether the caller runs on this loop's thread.
-    var inLoop: Bool { pthread_equal(pthread_self(), threadID) != 0 }
+    // MARK: RequestLoop
+
+    var isCurrent: Bool { pthread_equal(pthread_self(), threadID) != 0 }
+
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        remoteTasks.withLock { $0.append(task) }
+        var one: UInt64 = 1
+        // A full eventfd counter (EAGAIN) still wakes the loop; nothing else can fail here.
+        _ = try? syscall("write(eventfd)") { write(wakeFD, &one, 8) }
+    }
+
+    func appendLogLine(_ line: [UInt8]) {
+        logBuffer.append(contentsOf: line)
+        logBuffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// Queues `task` for the end of this iteration. Only on the loop's thread.
+    func executeLocally(_ task: @escaping () -> Void) { localTasks.append(task) }
+
+    // MARK: Watching descriptors
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, ...), delivering them to `source`.
     func register(_ fd: Int32, events: UInt32, source: any EventSource) throws(SystemError) {
@@ -87,43 +108,46 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Changes which events `fd` is watched for.
-    func modify(_ fd: Int32, events: UInt32) {
+    func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
-        _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+        try syscallChecked("epoll_ctl(MOD)") { epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) }
     }
 
-    /// Stops watching `fd`; the caller closes it.
+    /// Stops watching `fd`; the caller closes it. A failure is logged: the descriptor is about to
+    /// be closed, which removes it from the epoll set anyway.
     func deregister(_ fd: Int32) {
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
         sources[fd] = nil
+        do {
+            try syscallChecked("epoll_ctl(DEL)") { epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil) }
+        } catch {
+            errorLog("event loop: \(error)")
+        }
     }
 
-    /// Every source this loop watches (connections and the acceptor).
-    var allSources: [any EventSource] { Array(sources.values) }
+    func connectionOpened() { connectionCount += 1 }
+    func connectionClosed() { connectionCount -= 1 }
 
-    /// Runs `task` on the loop thread, soon. Safe from any thread.
-    func execute(_ task: @escaping @Sendable () -> Void) {
-        tasks.withLock { $0.append(task) }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+    /// Logs a failure the loop survives (a system call on one connection, say).
+    func logError(_ message: String) { errorLog(message) }
+
+    // MARK: Running
+
+    /// Stops taking connections and ends the loop once its last connection has closed, or at
+    /// `deadline` (monotonic seconds), whichever comes first. Only on the loop's thread.
+    func beginDrain(until deadline: Double) {
+        drainDeadline = deadline
+        for source in Array(sources.values) {
+            if let acceptor = source as? Acceptor { acceptor.stop() }
+            if let connection = source as? Connection { connection.drain() }
+        }
     }
 
-    /// Appends one access-log line, built by `write` straight into the log buffer; lines reach
-    /// the log at the end of the loop iteration.
-    func log(_ write: (inout LogLine) -> Void) {
-        var line = LogLine(bytes: logBuffer)
-        logBuffer = []
-        write(&line)
-        line.bytes.append(UInt8(ascii: "\n"))
-        logBuffer = line.bytes
-    }
-
-    /// Ends the loop after the current iteration.
+    /// Ends the loop after the current iteration, closing what is left. Safe from any thread.
     func stop() { execute { [self] in stopped = true } }
 
-    /// The loop body; runs until `stop`.
+    /// The loop body; runs until stopped, or until a drain has closed every connection.
     func run() {
         threadID = pthread_self()
         var events = [epoll_event](repeating: epoll_event(), count: EventLoop.maxEvents)
@@ -131,77 +155,73 @@ final class EventLoop: @unchecked Sendable {
             let count = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epollFD, $0.baseAddress, Int32(EventLoop.maxEvents), EventLoop.tickMilliseconds)
             }
+            if count < 0 && errno != EINTR {
+                errorLog("event loop: epoll_wait failed: \(SystemError(errno: errno, operation: "epoll_wait")); stopping the loop")
+                break
+            }
             refreshClock()
-            if count > 0 {
-                for i in 0..<Int(count) {
-                    let fd = events[i].data.fd
-                    if fd == wakeFD {
-                        var value: UInt64 = 0
-                        _ = read(wakeFD, &value, 8)
-                        continue
-                    }
-                    sources[fd]?.handle(events: events[i].events)
+            for i in 0..<Int(max(count, 0)) {
+                let fd = events[i].data.fd
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    continue
                 }
+                sources[fd]?.handle(events: events[i].events)
             }
             runTasks()
             if now - lastTick >= Double(EventLoop.tickMilliseconds) / 1000 {
                 lastTick = now
-                for source in sources.values { source.tick(now: now) }
+                for source in Array(sources.values) { source.tick(now: now) }
+                runTasks()
             }
             flushLog()
+            if let drainDeadline {
+                if connectionCount == 0 { break }
+                if now >= drainDeadline {
+                    errorLog("drain: closing \(connectionCount) connection(s) still open at the drain deadline")
+                    break
+                }
+            }
         }
-        for source in sources.values { source.terminate() }
+        for source in Array(sources.values) { source.terminate() }
         flushLog()
     }
 
     private func runTasks() {
         while true {
-            let batch = tasks.withLock { queued -> [@Sendable () -> Void] in
+            let remote = remoteTasks.withLock { queued -> [@Sendable () -> Void] in
                 let batch = queued
                 queued.removeAll(keepingCapacity: true)
                 return batch
             }
-            if batch.isEmpty { return }
-            for task in batch { task() }
+            for task in remote { task() }
+            // Local tasks may queue more local tasks (a response, then the next pipelined request).
+            while !localTasks.isEmpty {
+                let local = localTasks
+                localTasks.removeAll(keepingCapacity: true)
+                for task in local { task() }
+            }
+            if remote.isEmpty { return }
         }
     }
 
     private func flushLog() {
         guard !logBuffer.isEmpty else { return }
-        var offset = 0
-        logBuffer.withUnsafeBytes { bytes in
-            while offset < bytes.count {
-                // Safe: offset < bytes.count inside this loop; the buffer is non-empty (checked above).
-                guard case .done(let written)? = try? syscall("write", { write(logFD, bytes.baseAddress! + offset, bytes.count - offset) }),
-                      written > 0 else { break }
-                offset += written
-            }
+        do {
+            try writeAll(logFD, logBuffer, operation: "write(access log)")
+        } catch {
+            errorLog("access log: \(error); \(logBuffer.count) bytes dropped")
         }
         logBuffer.removeAll(keepingCapacity: logBuffer.capacity <= 256 * 1024)
     }
 
     private func refreshClock() {
         now = SystemClock.monotonicSeconds()
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        if Int64(wall.tv_sec) != dateSecond {
-            dateSecond = Int64(wall.tv_sec)
-            date = HTTPDate.format(unixSeconds: dateSecond)
+        let second = SystemClock.wallMilliseconds() / 1000
+        if second != dateSecond {
+            dateSecond = second
+            date = HTTPDate.format(unixSeconds: second)
         }
     }
-
-}
-
-/// An access-log line under construction: pieces appended as bytes, no intermediate strings.
-struct LogLine {
-    var bytes: [UInt8]
-
-    mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func append(_ number: Int) { append(String(number)) }
-
-    mutating func space() { bytes.append(UInt8(ascii: " ")) }
 }

@@ -5,17 +5,18 @@ import Locking
 
 /// Our HTTP/1.1 server: one epoll loop per core sharing a listening socket, an explicit
 /// lifecycle `idle → running → draining → stopped`, and graceful drain on SIGTERM/SIGINT.
+/// Threads end by returning and being joined; nothing waits by sleeping.
 public final class HTTPServer: Sendable {
     /// Where the server is in its life.
     public enum State: Sendable, Equatable {
         case idle, running, draining, stopped
     }
 
+    /// What a running server owns.
     private struct Running: @unchecked Sendable {
-        // Safe: loops and acceptors are only used through `EventLoop.execute`, on their own threads;
-        // the socket is closed once, by `finish`, after every acceptor stopped.
+        // Safe: loops are used from other threads only through `EventLoop.execute`; the socket is
+        // closed once, by the `waitUntilStopped` that joined the threads.
         let loops: [EventLoop]
-        let acceptors: [Acceptor]
         let socket: ListeningSocket
     }
 
@@ -23,6 +24,8 @@ public final class HTTPServer: Sendable {
     private let shared: Connection.Shared
     private let state = Locked(State.idle)
     private let running = Locked<Running?>(nil)
+    /// The loop threads, until the first `waitUntilStopped` takes them to join.
+    private let unjoined = Locked<[LoopThread]?>(nil)
     private let stoppedSignal = DispatchSemaphore(value: 0)
     private let signalSources = Locked<[SignalSources]>([])
     /// Counters about connections, for `/metrics`.
@@ -31,42 +34,49 @@ public final class HTTPServer: Sendable {
     public init(configuration: ServerConfiguration, handler: HTTPHandler, metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
         self.metrics = metrics
-        shared = Connection.Shared(handler: handler, configuration: configuration, metrics: metrics, requestIDs: RequestIDs())
+        shared = Connection.Shared(handler: handler, configuration: configuration, metrics: metrics)
     }
 
     /// The current state.
     public var currentState: State { state.withLock { $0 } }
 
-    /// Binds and starts the loops; returns the bound port (the real one when configured as 0).
+    /// Binds, then starts one loop thread per configured loop; returns the bound port (the real
+    /// one when configured as 0). The server is `running` only once everything has started: a
+    /// failure on the way stops and joins what had started, closes the socket, leaves the server
+    /// `idle` and throws.
     @discardableResult
     public func start() throws -> Int {
         try state.withLock { current in
             guard current == .idle else { throw SystemError(errno: EALREADY, operation: "HTTPServer.start") }
+            // A client that disconnects mid-response must cost an EPIPE, not the process.
+            signal(SIGPIPE, SIG_IGN)
+            System.raiseOpenFileLimit()
+            let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            var loops: [EventLoop] = []
+            var threads: [LoopThread] = []
+            do {
+                for _ in 0..<max(1, configuration.eventLoops) {
+                    let loop = try EventLoop(logFD: configuration.accessLogFD, errorLog: configuration.errorLog)
+                    try Acceptor(socket: socket, loop: loop, shared: shared).start()
+                    loops.append(loop)
+                }
+                for loop in loops { threads.append(try LoopThread.start { loop.run() }) }
+            } catch {
+                for loop in loops.prefix(threads.count) { loop.stop() }
+                for thread in threads { try? thread.join() }
+                socket.close()
+                throw error
+            }
+            running.withLock { $0 = Running(loops: loops, socket: socket) }
+            unjoined.withLock { $0 = threads }
             current = .running
+            return socket.port
         }
-        // A client that disconnects mid-response must cost an EPIPE, not the process.
-        signal(SIGPIPE, SIG_IGN)
-        System.raiseOpenFileLimit()
-        let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
-        var loops: [EventLoop] = []
-        var acceptors: [Acceptor] = []
-        for index in 0..<max(1, configuration.eventLoops) {
-            let loop = try EventLoop(index: index, logFD: configuration.accessLogFD)
-            let acceptor = Acceptor(socket: socket, loop: loop, shared: shared)
-            try acceptor.start()
-            loops.append(loop)
-            acceptors.append(acceptor)
-        }
-        running.withLock { $0 = Running(loops: loops, acceptors: acceptors, socket: socket) }
-        for loop in loops { try LoopThread.start { loop.run() } }
-        return socket.port
     }
 
-    /// The bound port, once started.
-    public var port: Int? { running.withLock { $0?.socket.port } }
-
-    /// Stops accepting, answers what is under way, closes idle connections, then stops. Safe to
-    /// call more than once and from any thread.
+    /// Stops accepting, answers what is under way, closes idle connections; each loop ends when
+    /// its last connection has closed, or at the drain timeout. Safe to call more than once and
+    /// from any thread; `waitUntilStopped` waits for the end.
     public func beginDrain() {
         let shouldDrain = state.withLock { current -> Bool in
             guard current == .running else { return false }
@@ -74,36 +84,28 @@ public final class HTTPServer: Sendable {
             return true
         }
         guard shouldDrain, let running = running.withLock({ $0 }) else { return }
-        for (loop, acceptor) in zip(running.loops, running.acceptors) {
-            loop.execute {
-                acceptor.stop()
-                for case let connection as Connection in loop.allSources { connection.drain() }
-            }
-        }
         let deadline = SystemClock.monotonicSeconds() + configuration.drainTimeoutSeconds
-        DispatchQueue.global().async { [self] in
-            while metrics.openConnections > 0 && SystemClock.monotonicSeconds() < deadline {
-                usleep(10_000)
-            }
-            finish(running)
+        for loop in running.loops {
+            loop.execute { loop.beginDrain(until: deadline) }
         }
     }
 
-    private func finish(_ running: Running) {
-        for loop in running.loops { loop.stop() }
-        // Give the loops a moment to close what is left and flush their logs.
-        let until = SystemClock.monotonicSeconds() + 1
-        while metrics.openConnections > 0 && SystemClock.monotonicSeconds() < until { usleep(5_000) }
-        usleep(UInt32(EventLoop.tickMilliseconds) * 1000)
-        running.socket.close()
-        self.running.withLock { $0 = nil }
-        state.withLock { $0 = .stopped }
-        stoppedSignal.signal()
-    }
-
-    /// Blocks until the server has stopped.
+    /// Blocks until the server has stopped: joins every loop thread, then closes the socket.
     public func waitUntilStopped() {
-        stoppedSignal.wait()
+        // The first caller joins; any other waits for it.
+        guard let threads = unjoined.withLock({ current -> [LoopThread]? in
+            defer { current = nil }
+            return current
+        }) else {
+            stoppedSignal.wait()
+            stoppedSignal.signal()
+            return
+        }
+        for thread in threads {
+            do { try thread.join() } catch { configuration.errorLog("server: \(error)") }
+        }
+        running.withLock { $0?.socket.close() }
+        state.withLock { $0 = .stopped }
         stoppedSignal.signal()
     }
 

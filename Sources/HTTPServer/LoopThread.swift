@@ -1,10 +1,15 @@
 import Glibc
 
-/// Starts a detached POSIX thread. The server uses these instead of Foundation's `Thread`, which
-/// would link Foundation (and its ICU data) into the binary for nothing else.
-enum LoopThread {
-    /// Runs `body` on a new detached thread.
-    static func start(_ body: @escaping @Sendable () -> Void) throws(SystemError) {
+/// A joinable POSIX thread. The server uses these instead of Foundation's `Thread`, which would
+/// link Foundation (and its ICU data) into the binary for nothing else, and joins every one it
+/// starts, so a stopped server has no thread left behind.
+final class LoopThread: Sendable {
+    private let thread: pthread_t
+
+    private init(thread: pthread_t) { self.thread = thread }
+
+    /// Runs `body` on a new thread.
+    static func start(_ body: @escaping @Sendable () -> Void) throws(SystemError) -> LoopThread {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
@@ -17,7 +22,13 @@ enum LoopThread {
             Unmanaged<ThreadBody>.fromOpaque(box).release()
             throw SystemError(errno: result, operation: "pthread_create")
         }
-        pthread_detach(thread)
+        return LoopThread(thread: thread)
+    }
+
+    /// Waits for the thread to return. Call once.
+    func join() throws(SystemError) {
+        let result = pthread_join(thread, nil)
+        guard result == 0 else { throw SystemError(errno: result, operation: "pthread_join") }
     }
 }
 

@@ -1,4 +1,5 @@
 public import HTTP1
+import Glibc
 
 /// How the server listens and what it tolerates, with production defaults.
 public struct ServerConfiguration: Sendable {
@@ -21,6 +22,12 @@ public struct ServerConfiguration: Sendable {
     public var lingerSeconds = 2.0
     /// Where access-log lines go (a file descriptor). Default standard output.
     public var accessLogFD: Int32 = 1
+    /// Where the server reports failures it survives (a system call on one connection, say),
+    /// each with its errno. Default standard error.
+    public var errorLog: @Sendable (String) -> Void = { message in
+        var line = message + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
 
     public init() {}
 }

@@ -37,3 +37,20 @@ func syscallChecked<T: BinaryInteger>(_ operation: String, _ body: () -> T) thro
     case .wouldBlock: throw SystemError(errno: EAGAIN, operation: operation)
     }
 }
+
+/// Writes all of `bytes` to `fd`, waiting for room when the descriptor is non-blocking and full.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], operation: String) throws(SystemError) {
+    var offset = 0
+    while offset < bytes.count {
+        let result = try syscall(operation) {
+            // Safe: offset < bytes.count inside this loop, so the pointer stays in the buffer.
+            bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        }
+        switch result {
+        case .done(let written): offset += written
+        case .wouldBlock:
+            var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&waiting, 1, 100)
+        }
+    }
+}

@@ -8,14 +8,27 @@ public struct APIConfiguration: Sendable {
     public var defaultScale = Scale.standard
     /// The OpenAPI document served at `/openapi.yaml`.
     public var openAPIDocument = embeddedOpenAPIDocument
-    /// Where server-side failures are written (never to the client). Default standard error.
+    /// Where server-side failures are written (never to the client), one line each. Default
+    /// standard error.
     public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }
+    /// How access-log and error-log lines are written. Default `.text`.
+    public var logFormat = LogFormat.text
     /// Checks bearer tokens; nil runs the API open (anyone may write any rating).
     public var identityVerifier: (any IdentityVerifier)?
     /// Limits rating writes per rater; nil means no limit.
     public var writeLimiter: WriteRateLimiter?
     /// Open connections, for the `ratings_open_connections` gauge.
     public var openConnections: @Sendable () -> Int = { 0 }
+    /// The clocks; tests substitute their own.
+    public var clock: any APIClock = MachineClock()
 
     public init(languages: LanguageCatalog) { self.languages = languages }
+}
+
+/// How log lines are written.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// One line of words per event, for people reading a terminal.
+    case text
+    /// One JSON object per line, for log collectors.
+    case json
 }

@@ -1,13 +1,22 @@
 import Locking
 
 /// Request counts, latency histograms and rating counters, rendered as Prometheus text
-/// exposition format 0.0.4. Kept in arrays indexed by route and method, so recording a request
-/// hashes no strings.
+/// exposition format 0.0.4. Routes are labelled by their pattern (from the route table), never by
+/// raw paths, and methods outside the standard set as `other`, so clients cannot grow the label set.
 final class APIMetrics: Sendable {
     /// Latency bucket bounds in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
-    /// Methods labelled by name; anything else is `other` so clients cannot grow the label set.
-    static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "other"]
+    /// Methods labelled by name; anything else is `other`.
+    static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+    /// The label of requests no route matched.
+    static let unmatched = "unmatched"
+
+    /// One row of `ratings_http_requests_total`.
+    private struct RequestKey: Hashable {
+        let route: Int
+        let method: Int
+        let status: Int
+    }
 
     private struct Histogram {
         var counts = [Int](repeating: 0, count: APIMetrics.buckets.count)
@@ -16,43 +25,50 @@ final class APIMetrics: Sendable {
     }
 
     private struct State {
-        /// Keyed by (route index, method index, status) packed into one integer.
-        var requests: [Int: Int] = [:]
-        var durations = [Histogram](repeating: Histogram(), count: Route.patterns.count)
+        var requests: [RequestKey: Int] = [:]
+        var durations: [Histogram]
         var written = 0
         var cleared = 0
     }
 
-    private let state = Locked(State())
+    /// Route labels by route index; the last one is `unmatched`.
+    private let routeLabels: [String]
+    private let state: Locked<State>
 
-    /// Counts one answered request.
-    func record(route: Route, method: String, status: Int, seconds: Double) {
-        let methodIndex = APIMetrics.methods.firstIndex(of: method) ?? APIMetrics.methods.count - 1
-        let key = (route.index * APIMetrics.methods.count + methodIndex) * 1000 + status
+    /// Metrics for the routes whose patterns are `routePatterns`, in route-table order.
+    init(routePatterns: [String]) {
+        routeLabels = routePatterns + [APIMetrics.unmatched]
+        state = Locked(State(durations: [Histogram](repeating: Histogram(), count: routeLabels.count)))
+    }
+
+    /// Counts one answered request; `route` is the route-table index, nil when none matched.
+    func record(route: Int?, method: String, status: Int, seconds: Double) {
+        let routeIndex = route ?? routeLabels.count - 1
+        let key = RequestKey(route: routeIndex, method: APIMetrics.methods.firstIndex(of: method) ?? APIMetrics.methods.count, status: status)
         let bucket = APIMetrics.buckets.firstIndex { seconds <= $0 }
         state.withLock { state in
             state.requests[key, default: 0] += 1
-            if let bucket { state.durations[route.index].counts[bucket] += 1 }
-            state.durations[route.index].sum += seconds
-            state.durations[route.index].count += 1
+            if let bucket { state.durations[routeIndex].counts[bucket] += 1 }
+            state.durations[routeIndex].sum += seconds
+            state.durations[routeIndex].count += 1
         }
     }
 
-    func ratingWritten() { state.withLock { $0.written += 1 } }
-    func ratingCleared() { state.withLock { $0.cleared += 1 } }
+    /// Counts ratings created or replaced.
+    func ratingsWritten(_ count: Int = 1) { state.withLock { $0.written += count } }
+    /// Counts ratings removed.
+    func ratingsCleared(_ count: Int = 1) { state.withLock { $0.cleared += count } }
 
     /// The exposition text.
     func render(openConnections: Int) -> String {
         let snapshot = state.withLock { $0 }
+        let methodLabel = { (index: Int) in index < APIMetrics.methods.count ? APIMetrics.methods[index] : "other" }
         var out = """
             # HELP ratings_http_requests_total HTTP requests answered, by route pattern, method and status.
             # TYPE ratings_http_requests_total counter
 
             """
-        let rows = snapshot.requests.map { key, count -> (route: String, method: String, status: Int, count: Int) in
-            let status = key % 1000, pair = key / 1000
-            return (Route.patterns[pair / APIMetrics.methods.count], APIMetrics.methods[pair % APIMetrics.methods.count], status, count)
-        }
+        let rows = snapshot.requests.map { key, count in (route: routeLabels[key.route], method: methodLabel(key.method), status: key.status, count: count) }
         for row in rows.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
             out += "ratings_http_requests_total{route=\"\(row.route)\",method=\"\(row.method)\",status=\"\(row.status)\"} \(row.count)\n"
         }
@@ -61,9 +77,9 @@ final class APIMetrics: Sendable {
             # TYPE ratings_http_request_duration_seconds histogram
 
             """
-        for (index, histogram) in snapshot.durations.enumerated().sorted(by: { Route.patterns[$0.offset] < Route.patterns[$1.offset] })
+        for (index, histogram) in snapshot.durations.enumerated().sorted(by: { routeLabels[$0.offset] < routeLabels[$1.offset] })
         where histogram.count > 0 {
-            let route = Route.patterns[index]
+            let route = routeLabels[index]
             var cumulative = 0
             for (bucket, bound) in APIMetrics.buckets.enumerated() {
                 cumulative += histogram.counts[bucket]

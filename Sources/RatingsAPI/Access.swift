@@ -1,34 +1,20 @@
-import JSON
 import HTTP1
+import JSON
 import RatingsCore
 
 /// Who may do what: with a verifier configured, rating writes and own-rating reads need a bearer
 /// token whose subject is the rater (`me` stands for the subject), and configuring a scale needs
 /// the `ratings:admin` scope. Without one the API runs open.
 struct Access: Sendable {
-    /// The scope that allows configuring items.
+    /// The scope that allows configuring items (and acting on any rater where a route allows it).
     static let adminScope = "ratings:admin"
 
     let verifier: (any IdentityVerifier)?
+    let clock: any APIClock
 
-    /// The rater a rating request acts on, after checking the token when one is required.
-    func rater(_ segment: String, for request: HTTPRequest) throws -> RaterID {
-        guard let verifier else { return try RaterID(segment) }
-        let identity = try authenticate(request, verifier)
-        let rater = segment == "me" ? identity.subject : segment
-        let id = try RaterID(rater)
-        guard identity.subject == rater else { throw APIError.forbidden("The token is for rater \(identity.subject), not \(rater); a rater can only read and change their own rating.") }
-        return id
-    }
-
-    /// Checks that the request may configure item scales.
-    func requireAdmin(_ request: HTTPRequest) throws {
-        guard let verifier else { return }
-        let identity = try authenticate(request, verifier)
-        guard identity.scopes.contains(Self.adminScope) else { throw APIError.insufficientScope(Self.adminScope) }
-    }
-
-    private func authenticate(_ request: HTTPRequest, _ verifier: any IdentityVerifier) throws -> RaterIdentity {
+    /// The verified caller; nil when the API runs open. 401 without a valid token.
+    func identity(of request: HTTPRequest) throws -> RaterIdentity? {
+        guard let verifier else { return nil }
         guard let header = request.headers["authorization"] else {
             throw APIError.unauthorized(nil, "Send Authorization: Bearer <token>.")
         }
@@ -37,10 +23,28 @@ struct Access: Sendable {
             throw APIError.unauthorized("invalid_request", "Authorization must be 'Bearer <token>'.")
         }
         do {
-            return try verifier.verify(bearerToken: parts[1].trimmingSpacesAndTabs(), nowSeconds: Clock.wallMilliseconds() / 1000)
+            return try verifier.verify(bearerToken: parts[1].trimmingSpacesAndTabs(), nowSeconds: clock.wallMilliseconds() / 1000)
         } catch {
             throw APIError.unauthorized("invalid_token", Self.explain(error))
         }
+    }
+
+    /// The rater a rating request acts on: the path segment (`me` is the token's subject), which
+    /// must be the token's subject when tokens are required.
+    func rater(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
+        guard let caller else { return try RaterID(segment) }
+        let rater = segment == "me" ? caller.subject : segment
+        let id = try RaterID(rater)
+        guard caller.subject == rater else {
+            throw APIError.forbidden("The token is for rater \(caller.subject), not \(rater); a rater can only read and change their own rating.")
+        }
+        return id
+    }
+
+    /// Checks that the caller may configure item scales.
+    func requireAdmin(_ caller: RaterIdentity?) throws {
+        guard verifier != nil else { return }
+        guard let caller, caller.scopes.contains(Self.adminScope) else { throw APIError.insufficientScope(Self.adminScope) }
     }
 
     private static func explain(_ error: IdentityError) -> String {

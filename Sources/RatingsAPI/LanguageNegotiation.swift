@@ -1,11 +1,22 @@
 import HTTP1
 import RatingsCore
 
-/// Which language a response speaks: the `lang` query parameter when given, otherwise
+/// Chooses the language of a response: the `lang` query parameter when given, otherwise
 /// `Accept-Language`, otherwise the catalog's fallback (English).
-extension RatingsAPI {
-    func language(for request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
-        let catalog = configuration.languages
+struct LanguageNegotiator: Sendable {
+    private let catalog: LanguageCatalog
+    /// The catalog's languages, in its order (the fallback first), ready for the wire.
+    let wireLanguages: [WireLanguage]
+
+    init(_ catalog: LanguageCatalog) {
+        self.catalog = catalog
+        wireLanguages = catalog.languages.map(WireLanguage.init)
+    }
+
+    /// The fallback language.
+    var fallback: WireLanguage { wireLanguages[0] }
+
+    func negotiate(_ request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         let given = target.rawQueryValues("lang")
         let accepted: AcceptLanguage?
         if let raw = given.first {
@@ -13,7 +24,7 @@ extension RatingsAPI {
             guard given.count == 1 else { throw APIError.invalidQuery("Give lang at most once; \(rule).") }
             // iOS writes locale identifiers with underscores (es_MX); read them as the tag they mean.
             guard let tag = PercentDecoding.decode(raw)?.replacing("_", with: "-"), LanguageRange.isWellFormed(tag) else {
-                throw APIError.invalidQuery("\(rule); got \(Self.quoted(PercentDecoding.decode(raw) ?? raw)).")
+                throw APIError.invalidQuery("\(rule); got \(ErrorResponse.quoted(PercentDecoding.decode(raw) ?? raw)).")
             }
             // One well-formed tag is a one-range Accept-Language, so both take the same lookup.
             accepted = AcceptLanguage(tag)
@@ -21,10 +32,9 @@ extension RatingsAPI {
             // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a
             // garbled field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
             let lines = request.headers.values("accept-language")
-            if lines.isEmpty { return wireLanguages[0] }
+            if lines.isEmpty { return fallback }
             accepted = AcceptLanguage(lines.joined(separator: ","))
         }
-        // wireLanguages follows the catalog's order, the fallback first.
         let chosen = accepted?.lookup(among: catalog.tags).flatMap { catalog.tags.firstIndex(of: $0) }
         return wireLanguages[chosen ?? 0]
     }

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Unbuffered lines to standard error.
+/// Unbuffered lines to standard error: the default error log.
 enum StandardError {
     static func write(_ message: String) {
         var line = message + "\n"

@@ -1,33 +1,40 @@
-/// Where ratings live. The API sees storage only through this protocol, so the rules above it
-/// never depend on SQL, and tests can run the same API over any store.
+/// Where ratings live: the only way the API reaches data. Every call is asynchronous: it returns
+/// at once and delivers its result through `completion`, on a thread of the store's choosing, so
+/// that nothing which can wait on a disk, a lock or a network runs on the caller's thread. A store
+/// may deliver on the caller's thread before returning when it can answer without waiting (from
+/// memory, say); callers must not depend on either.
 ///
-/// Reads answer synchronously. Writes complete through a callback once they are durable, which
-/// lets a store commit many concurrent writes in one transaction (group commit).
+/// Writes complete once they are durable, which lets a store commit many concurrent writes in one
+/// transaction (group commit). Refusals of the rating rules arrive as `RatingError`; failures of
+/// the storage itself as `StorageFailure`.
 public protocol RatingStore: Sendable {
     /// The item's summary; an unknown item reads as having no ratings on `defaultScale`.
-    func summary(of item: ItemID, defaultScale: Scale) throws -> ItemSummary
+    func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>)
 
     /// Summaries of several items, in the order given (repeats repeated).
-    func summaries(of items: [ItemID], defaultScale: Scale) throws -> [ItemSummary]
+    func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>)
 
     /// One rater's rating of an item, or nil when there is none.
-    func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) throws -> Rating?
+    func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>)
 
     /// Stores `stars` as the rater's rating, replacing any earlier one. An item without a scale
     /// takes `defaultScale` and keeps it. Fails with `RatingError.starsOutOfRange` when `stars` is
     /// not on the item's scale.
-    func submit(_ request: SubmitRequest, completion: @escaping @Sendable (Result<SubmitOutcome, any Error>) -> Void)
+    func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>)
 
     /// Removes the rater's rating, if any.
-    func clear(_ request: ClearRequest, completion: @escaping @Sendable (Result<ClearOutcome, any Error>) -> Void)
+    func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>)
 
     /// Sets the item's scale. Fails with `RatingError.scaleConflict` when the item has ratings on
     /// another scale.
-    func configure(_ request: ConfigureRequest, completion: @escaping @Sendable (Result<ConfigureOutcome, any Error>) -> Void)
+    func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>)
 
-    /// Whether the store can answer queries now.
-    func isReady() -> Bool
+    /// Succeeds when the store can answer queries now.
+    func checkReady(completion: @escaping StoreCompletion<Void>)
 }
+
+/// How a store delivers a result: once, on any thread.
+public typealias StoreCompletion<Value> = @Sendable (Result<Value, any Error>) -> Void
 
 /// A rating to store.
 public struct SubmitRequest: Sendable {

@@ -1,17 +1,26 @@
+import Dispatch
 import Locking
+import RatingsCore
 
-/// Read connections lent to one caller at a time. Idle connections are kept for reuse; the pool
-/// grows when every connection is busy and keeps at most `maxIdle` of them afterwards.
+/// Read connections lent to one read at a time, on the pool's own threads: a read may wait on
+/// the disk, so it never runs on the caller's. Idle connections are kept for reuse; the pool grows
+/// when every connection is busy and keeps at most `maxIdle` of them afterwards.
 final class ReaderPool: Sendable {
     private let path: String
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
     private let idle = Locked<[ReadConnection]>([])
+    private let queue = DispatchQueue(label: "ratings.sqlite.readers", qos: .userInitiated, attributes: .concurrent)
 
     init(path: String, busyTimeoutMilliseconds: Int32, maxIdle: Int) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
+    }
+
+    /// Runs `body` with a connection on the pool's threads and delivers its result to `completion`.
+    func read<T>(_ completion: @escaping StoreCompletion<T>, _ body: @escaping @Sendable (ReadConnection) throws -> T) {
+        queue.async { [self] in completion(Result { try withReader(body) }) }
     }
 
     /// Lends a connection to `body` and takes it back afterwards.

@@ -43,32 +43,32 @@ public final class SQLiteRatingStore: RatingStore {
         return (connection, try Migrator(migrations: Migration.bundled).migrate(connection))
     }
 
-    public func summary(of item: ItemID, defaultScale: Scale) throws -> ItemSummary {
-        try readers.withReader { try $0.summary(of: item, defaultScale: defaultScale) }
+    public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
+        readers.read(completion) { try $0.summary(of: item, defaultScale: defaultScale) }
     }
 
-    public func summaries(of items: [ItemID], defaultScale: Scale) throws -> [ItemSummary] {
-        try readers.withReader { reader in try items.map { try reader.summary(of: $0, defaultScale: defaultScale) } }
+    public func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
+        readers.read(completion) { reader in try items.map { try reader.summary(of: $0, defaultScale: defaultScale) } }
     }
 
-    public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) throws -> Rating? {
-        try readers.withReader { try $0.rating(of: item, by: rater, defaultScale: defaultScale) }
+    public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
+        readers.read(completion) { try $0.rating(of: item, by: rater, defaultScale: defaultScale) }
     }
 
-    public func submit(_ request: SubmitRequest, completion: @escaping @Sendable (Result<SubmitOutcome, any Error>) -> Void) {
+    public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
         writer.enqueue(TypedWriteJob({ try $0.submit(request) }, completion: completion))
     }
 
-    public func clear(_ request: ClearRequest, completion: @escaping @Sendable (Result<ClearOutcome, any Error>) -> Void) {
+    public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
         writer.enqueue(TypedWriteJob({ try $0.clear(request) }, completion: completion))
     }
 
-    public func configure(_ request: ConfigureRequest, completion: @escaping @Sendable (Result<ConfigureOutcome, any Error>) -> Void) {
+    public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
         writer.enqueue(TypedWriteJob({ try $0.configure(request) }, completion: completion))
     }
 
-    public func isReady() -> Bool {
-        (try? readers.withReader { try $0.ping() }) != nil
+    public func checkReady(completion: @escaping StoreCompletion<Void>) {
+        readers.read(completion) { try $0.ping() }
     }
 
     /// Waits for every queued write to finish.

@@ -1,7 +1,7 @@
 @testable import HTTP1
 import Testing
 
-@Suite("Serializer, dates, ETags, targets and connection lifecycle")
+@Suite("Serializer, dates, ETags and targets")
 struct SupportTests {
     @Test("responses carry Date, Content-Length and Connection; HEAD drops only the body")
     func serializesResponse() {
@@ -43,35 +43,5 @@ struct SupportTests {
         #expect(RequestTarget("/a%zz").pathSegments == nil)
         #expect(RequestTarget("/a%ff").pathSegments == nil)
         #expect(PercentDecoding.decode("a+b") == "a+b")
-    }
-
-    @Test("slowloris: later bytes do not extend the head deadline")
-    func headDeadlineIsFixed() {
-        var limits = HTTPLimits()
-        limits.headTimeoutSeconds = 10
-        limits.idleTimeoutSeconds = 60
-        var lifecycle = ConnectionLifecycle(limits: limits, now: 0)
-        #expect(lifecycle.timeout(now: 59) == nil)
-        lifecycle.requestBytesArrived(headComplete: false, now: 1)
-        lifecycle.requestBytesArrived(headComplete: false, now: 9)
-        #expect(lifecycle.timeout(now: 10.9) == nil)
-        #expect(lifecycle.timeout(now: 11) == .requestTimeout)
-    }
-
-    @Test("keep-alive returns to idle; close or draining ends the connection")
-    func keepAliveDecisions() {
-        var lifecycle = ConnectionLifecycle(limits: HTTPLimits(), now: 0)
-        lifecycle.requestBytesArrived(headComplete: true, now: 0)
-        lifecycle.requestStarted(now: 0)
-        #expect(!lifecycle.isQuiet)
-        let kept = lifecycle.responseFinished(keepAlive: true, draining: false, now: 1)
-        #expect(kept)
-        #expect(lifecycle.isQuiet)
-        #expect(lifecycle.timeout(now: 61) == .close)
-        lifecycle.requestStarted(now: 2)
-        let keptAfterClose = lifecycle.responseFinished(keepAlive: false, draining: false, now: 3)
-        let keptWhileDraining = lifecycle.responseFinished(keepAlive: true, draining: true, now: 3)
-        #expect(!keptAfterClose)
-        #expect(!keptWhileDraining)
     }
 }

@@ -1,12 +1,17 @@
 import Dispatch
 import HTTP1
 import HTTPServer
+import Locking
+
+/// Requests to `/slow` that the echo handler has received, so a test can wait for one to be in flight.
+let slowRequestsReceived = Locked(0)
 
 /// A handler that tells what it received. `/slow` answers from another thread after 500 ms,
-/// `/big` answers with 4 MiB, `/etag` carries an ETag, `/close` asks to close.
-let echoHandler = HTTPHandler { request, respond in
+/// `/big` answers with 4 MiB, `/close` asks to close.
+let echoHandler = HTTPHandler { request, environment, respond in
     switch request.target {
     case "/slow":
+        slowRequestsReceived.withLock { $0 += 1 }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
             respond(HTTPResponse(status: 200, body: Array("slow done".utf8)))
         }
@@ -17,7 +22,7 @@ let echoHandler = HTTPHandler { request, respond in
     case "/close":
         respond(HTTPResponse(status: 200, headers: HTTPHeaders([("connection", "close")]), body: Array("bye".utf8)))
     default:
-        let text = "\(request.method) \(request.target) body=\(request.body.count) id=\(request.headers["x-request-id"] ?? "")"
+        let text = "\(request.method) \(request.target) body=\(request.body.count) peer=\(environment.peer)"
         respond(HTTPResponse(status: 200, body: Array(text.utf8)))
     }
 }

@@ -6,8 +6,8 @@ import Testing
 struct ItemEndpointTests {
     @Test("an unknown item reads as not rated on the default scale, never 404")
     func unknownItemIsNotRated() async throws {
-        try await withRatingsService(defaultMaxRating: 7) { service in
-            let response = try service.request("GET", "/v1/items/nobody-rated-this")
+        try await withAPI(defaultMaxRating: 7) { service in
+            let response = service.request("GET", "/v1/items/nobody-rated-this")
             #expect(response.status == 200)
             #expect(response.text == #"{"itemId":"nobody-rated-this","maxRating":7,"count":0,"average":null,"distribution":[0,0,0,0,0,0,0],"display":{"value":0,"symbols":["star","star","star","star","star","star","star"],"fill":[0,0,0,0,0,0,0],"accessibilityLabel":"Rating","accessibilityValue":"Not rated","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
         }
@@ -15,57 +15,57 @@ struct ItemEndpointTests {
 
     @Test("the summary ETag changes when a write changes the body, and 304 otherwise")
     func summaryETag() async throws {
-        try await withRatingsService { service in
-            let before = try service.request("GET", "/v1/items/i")
+        try await withAPI { service in
+            let before = service.request("GET", "/v1/items/i")
             let etag = try #require(before.header("etag"))
-            #expect(try service.request("GET", "/v1/items/i", headers: ["If-None-Match": etag]).status == 304)
-            #expect(try service.request("HEAD", "/v1/items/i", headers: ["If-None-Match": etag]).status == 304)
-            _ = try service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 5}"#)
-            let after = try service.request("GET", "/v1/items/i", headers: ["If-None-Match": etag])
+            #expect(service.request("GET", "/v1/items/i", headers: ["If-None-Match": etag]).status == 304)
+            #expect(service.request("HEAD", "/v1/items/i", headers: ["If-None-Match": etag]).status == 304)
+            _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 5}"#)
+            let after = service.request("GET", "/v1/items/i", headers: ["If-None-Match": etag])
             #expect(after.status == 200 && after.header("etag") != etag)
         }
     }
 
     @Test("configuring a scale: 201 first, 200 after, 409 with ratings on another scale, 422 outside 1...10")
     func configureScale() async throws {
-        try await withRatingsService { service in
-            let first = try service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 3}"#)
+        try await withAPI { service in
+            let first = service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 3}"#)
             #expect(first.status == 201 && object(first)["maxRating"] as? Int == 3)
-            #expect(try service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 4}"#).status == 200)
-            _ = try service.request("PUT", "/v1/items/cake/ratings/r", json: #"{"stars": 4}"#)
-            let conflict = try service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 10}"#)
+            #expect(service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 4}"#).status == 200)
+            _ = service.request("PUT", "/v1/items/cake/ratings/r", json: #"{"stars": 4}"#)
+            let conflict = service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 10}"#)
             #expect(conflict.status == 409 && detail(conflict).contains("4-star"))
-            #expect(try service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 4}"#).status == 200)
+            #expect(service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 4}"#).status == 200)
             for bad in [#"{"maxRating": 0}"#, #"{"maxRating": 11}"#, #"{"maxRating": "3"}"#, #"{"maxRating": 3.5}"#, #"{}"#, "[]"] {
-                let response = try service.request("PUT", "/v1/items/cake", json: bad)
+                let response = service.request("PUT", "/v1/items/cake", json: bad)
                 #expect(response.status == 422, "\(bad)")
                 #expect(detail(response).contains("from 1 to 10"))
             }
-            #expect(try service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 3}"#, headers: ["Content-Type": "text/plain"]).status == 415)
+            #expect(service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 3}"#, headers: ["Content-Type": "text/plain"]).status == 415)
         }
     }
 
     @Test("the first rating fixes the default scale; it survives clearing every rating")
     func firstRatingFixesScale() async throws {
-        try await withRatingsService(defaultMaxRating: 4) { service in
-            _ = try service.request("PUT", "/v1/items/soup/ratings/r", json: #"{"stars": 4}"#)
-            _ = try service.request("DELETE", "/v1/items/soup/ratings/r")
-            #expect(object(try service.request("GET", "/v1/items/soup"))["maxRating"] as? Int == 4)
+        try await withAPI(defaultMaxRating: 4) { service in
+            _ = service.request("PUT", "/v1/items/soup/ratings/r", json: #"{"stars": 4}"#)
+            _ = service.request("DELETE", "/v1/items/soup/ratings/r")
+            #expect(object(service.request("GET", "/v1/items/soup"))["maxRating"] as? Int == 4)
         }
     }
 
     @Test("a batch answers in the order asked, repeats repeated, ids percent-decoded")
     func batchOrder() async throws {
-        try await withRatingsService { service in
-            _ = try service.request("PUT", "/v1/items/b/ratings/r", json: #"{"stars": 2}"#)
-            _ = try service.request("PUT", "/v1/items/a:1/ratings/r", json: #"{"stars": 5}"#)
-            let response = try service.request("GET", "/v1/items?ids=b,a%3A1,zzz,b")
+        try await withAPI { service in
+            _ = service.request("PUT", "/v1/items/b/ratings/r", json: #"{"stars": 2}"#)
+            _ = service.request("PUT", "/v1/items/a:1/ratings/r", json: #"{"stars": 5}"#)
+            let response = service.request("GET", "/v1/items?ids=b,a%3A1,zzz,b")
             #expect(response.status == 200)
             let items = try #require(object(response)["items"] as? [[String: Any]])
             #expect(items.map { $0["itemId"] as? String } == ["b", "a:1", "zzz", "b"])
             #expect(items.map { $0["count"] as? Int } == [1, 1, 0, 1])
             let etag = try #require(response.header("etag"))
-            #expect(try service.request("GET", "/v1/items?ids=b,a%3A1,zzz,b", headers: ["If-None-Match": etag]).status == 304)
+            #expect(service.request("GET", "/v1/items?ids=b,a%3A1,zzz,b", headers: ["If-None-Match": etag]).status == 304)
         }
     }
 
@@ -75,8 +75,8 @@ struct ItemEndpointTests {
         ("/v1/items?ids=" + (0...100).map { "i\($0)" }.joined(separator: ","), "at most 100"), ("/v1/items?ids=a%zz", "\"a%zz\""),
     ])
     func badBatches(path: String, mention: String) async throws {
-        try await withRatingsService { service in
-            let response = try service.request("GET", path)
+        try await withAPI { service in
+            let response = service.request("GET", path)
             #expect(response.status == 400)
             #expect(detail(response).contains(mention), "\(detail(response))")
         }
@@ -84,8 +84,8 @@ struct ItemEndpointTests {
 
     @Test("100 ids are fine")
     func hundredIds() async throws {
-        try await withRatingsService { service in
-            let response = try service.request("GET", "/v1/items?ids=" + (0..<100).map { "i\($0)" }.joined(separator: ","))
+        try await withAPI { service in
+            let response = service.request("GET", "/v1/items?ids=" + (0..<100).map { "i\($0)" }.joined(separator: ","))
             #expect(response.status == 200)
             #expect((object(response)["items"] as? [Any])?.count == 100)
         }

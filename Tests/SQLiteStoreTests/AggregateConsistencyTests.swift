@@ -86,11 +86,11 @@ struct AggregateConsistencyTests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(acknowledged.count == 500)
-        let summary = try store.summary(of: item, defaultScale: .standard)
+        let summary = try await store.summary(of: item, defaultScale: .standard)
         #expect(summary.count == 500)
         #expect(summary.sum == acknowledged.reduce(0, +))
         #expect(summary.distribution == [100, 100, 100, 100, 100])
         let reopened = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
-        #expect(try reopened.summary(of: item, defaultScale: .standard).count == 500)
+        #expect(try await reopened.summary(of: item, defaultScale: .standard).count == 500)
     }
 }

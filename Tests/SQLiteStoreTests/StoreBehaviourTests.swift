@@ -31,7 +31,7 @@ struct StoreBehaviourTests {
         let second = try await store.submit(SubmitRequest(item: item, rater: rater, stars: 2, defaultScale: five, nowMilliseconds: 2_000))
         #expect(!second.created)
         #expect(second.summary.count == 1 && second.summary.sum == 2 && second.summary.distribution == [0, 1, 0, 0, 0])
-        let read = try #require(try store.rating(of: item, by: rater, defaultScale: five))
+        let read = try #require(try await store.rating(of: item, by: rater, defaultScale: five))
         #expect(read.stars.count == 2 && read.updatedAtMilliseconds == 2_000 && read.scale == five)
     }
 
@@ -45,8 +45,8 @@ struct StoreBehaviourTests {
         await #expect(throws: RatingError.starsOutOfRange(given: "4", scale: try Scale(maxRating: 3))) {
             try await store.submit(SubmitRequest(item: item, rater: rater, stars: 4, defaultScale: five, nowMilliseconds: 1))
         }
-        #expect(try store.rating(of: item, by: rater, defaultScale: five) == nil)
-        #expect(try store.summary(of: item, defaultScale: five).count == 0)
+        #expect(try await store.rating(of: item, by: rater, defaultScale: five) == nil)
+        #expect(try await store.summary(of: item, defaultScale: five).count == 0)
     }
 
     @Test("the first rating fixes the default scale, which stays after every rating is cleared")
@@ -59,10 +59,10 @@ struct StoreBehaviourTests {
         _ = try await store.submit(SubmitRequest(item: item, rater: rater, stars: 6, defaultScale: seven, nowMilliseconds: 1))
         let cleared = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five))
         #expect(cleared.cleared && cleared.summary.count == 0 && cleared.summary.scale == seven)
-        #expect(try store.summary(of: item, defaultScale: five).scale == seven)
+        #expect(try await store.summary(of: item, defaultScale: five).scale == seven)
         let again = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five))
         #expect(!again.cleared)
-        #expect(try store.summary(of: ItemID(stored: "never"), defaultScale: five) == .empty(ItemID(stored: "never"), on: five))
+        #expect(try await store.summary(of: ItemID(stored: "never"), defaultScale: five) == .empty(ItemID(stored: "never"), on: five))
     }
 
     @Test("configuring: 201-style first time, 200-style after, conflict when ratings exist on another scale")

@@ -1,7 +1,21 @@
 public import RatingsCore
 
-/// Awaitable forms of the store's callback writes, for tests.
+/// Awaitable forms of the store's callbacks, for tests.
 extension RatingStore {
+    public func summary(of item: ItemID, defaultScale: Scale) async throws -> ItemSummary {
+        try await withCheckedThrowingContinuation { continuation in summary(of: item, defaultScale: defaultScale) { continuation.resume(with: $0) } }
+    }
+
+    public func summaries(of items: [ItemID], defaultScale: Scale) async throws -> [ItemSummary] {
+        try await withCheckedThrowingContinuation { continuation in summaries(of: items, defaultScale: defaultScale) { continuation.resume(with: $0) } }
+    }
+
+    public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) async throws -> Rating? {
+        try await withCheckedThrowingContinuation { continuation in
+            rating(of: item, by: rater, defaultScale: defaultScale) { continuation.resume(with: $0) }
+        }
+    }
+
     public func submit(_ request: SubmitRequest) async throws -> SubmitOutcome {
         try await withCheckedThrowingContinuation { continuation in submit(request) { continuation.resume(with: $0) } }
     }
@@ -12,5 +26,11 @@ extension RatingStore {
 
     public func configure(_ request: ConfigureRequest) async throws -> ConfigureOutcome {
         try await withCheckedThrowingContinuation { continuation in configure(request) { continuation.resume(with: $0) } }
+    }
+
+    public func checkReady() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            checkReady { continuation.resume(with: $0) }
+        }
     }
 }

@@ -10,6 +10,12 @@ public final class RawHTTPClient {
         public let headers: [(name: String, value: String)]
         public let body: [UInt8]
 
+        public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
         public func header(_ name: String) -> String? {
             headers.first { $0.name == name.lowercased() }?.value
         }

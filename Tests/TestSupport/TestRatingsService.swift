@@ -4,7 +4,8 @@ public import RatingsCore
 public import SQLiteStore
 
 /// The whole service in-process, wired exactly as `ratings serve` wires it: a real SQLite file
-/// in a fresh directory, the API over it, our server on `127.0.0.1:0`.
+/// in a fresh directory, the API over it, our server on `127.0.0.1:0`. For the tests that are
+/// about that wiring; the API's own rules are tested through `APIHarness`.
 public struct TestService: Sendable {
     public let port: Int
     public let databasePath: String

@@ -1,43 +1,54 @@
 import HTTP1
 import RatingsCore
 
-/// One rater's rating: submit or replace, clear, read.
+/// One rater's rating: read, submit or replace, clear.
 extension RatingsAPI {
-    func submit(item: String, rater: RaterID, _ request: HTTPRequest, _ language: WireLanguage,
-                _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
-        let item = try ItemID(item)
-        let body = try RequestBody.json(request)
-        switch RequestBody.integerMember("stars", of: body) {
+    func readRating(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+        let rater = try services.access.rater(context.parameter("raterId"), caller: context.identity())
+        let language = try context.language()
+        let item = try ItemID(context.parameter("itemId"))
+        store.rating(of: item, by: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { rating in
+            guard let rating else { throw RatingError.ratingNotFound(item: item, rater: rater) }
+            return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
+        })
+    }
+
+    func submit(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+        let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
+        let language = try context.language()
+        let item = try ItemID(context.parameter("itemId"))
+        switch try RequestBody.integerMember("stars", of: RequestBody.json(context.request)) {
         case .integer(let stars):
-            let submission = SubmitRequest(item: item, rater: rater, stars: stars,
-                                           defaultScale: configuration.defaultScale, nowMilliseconds: Clock.wallMilliseconds())
-            store.submit(submission, completion: complete(respond) { [metrics] (outcome: SubmitOutcome) in
-                metrics.ratingWritten()
-                return Responses.json(outcome.created ? 201 : 200, in: language) {
-                    $0.rating(outcome.rating, summary: outcome.summary, into: &$1)
-                }
+            let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: configuration.defaultScale,
+                                           nowMilliseconds: services.clock.wallMilliseconds())
+            store.submit(submission, completion: context.reply(respond) { [metrics] outcome in
+                metrics.ratingsWritten()
+                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
-            let scale = try store.summary(of: item, defaultScale: configuration.defaultScale).scale
-            throw RatingError.starsOutOfRange(given: given, scale: scale)
+            store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply(respond) { summary in
+                throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
+            })
         }
     }
 
-    func clear(item: String, rater: RaterID, _ language: WireLanguage, _ respond: @escaping @Sendable (HTTPResponse) -> Void) throws {
-        let item = try ItemID(item)
+    func clear(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+        let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
+        let language = try context.language()
+        let item = try ItemID(context.parameter("itemId"))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        store.clear(request, completion: complete(respond) { [metrics] (outcome: ClearOutcome) in
-            if outcome.cleared { metrics.ratingCleared() }
+        store.clear(request, completion: context.reply(respond) { [metrics] outcome in
+            if outcome.cleared { metrics.ratingsCleared() }
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
         })
     }
 
-    func readRating(item: String, rater: RaterID, _ language: WireLanguage) throws -> HTTPResponse {
-        let item = try ItemID(item)
-        guard let rating = try store.rating(of: item, by: rater, defaultScale: configuration.defaultScale) else {
-            throw RatingError.ratingNotFound(item: item, rater: rater)
+    /// Lets a rater's write through the rate limit, or refuses it with 429.
+    private func limited(_ rater: RaterID) throws -> RaterID {
+        if let limiter = configuration.writeLimiter, let wait = limiter.admit(rater.rawValue, now: services.clock.monotonicSeconds()) {
+            throw APIError.tooManyRequests(retryAfter: wait)
         }
-        return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
+        return rater
     }
 }

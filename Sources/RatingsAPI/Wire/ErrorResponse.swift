@@ -22,6 +22,12 @@ enum ErrorResponse {
 
     static func type(_ slug: String) -> String { "urn:ratings:problem:\(slug)" }
 
+    /// A client-supplied value for an error detail: JSON-quoted and cut to a readable length.
+    static func quoted<S: StringProtocol>(_ text: S) -> String {
+        let cut = text.count > 140 ? String(text.prefix(140)) + "…" : String(text)
+        return JSONText.quoted(cut)
+    }
+
     private static func problem(for error: RatingError) -> ProblemDetails {
         switch error {
         case let .invalidIdentifier(kind, problem):

@@ -1,0 +1,224 @@
+/// The life of one HTTP/1.1 connection as a pure state machine, in the manner of SwiftNIO's
+/// `HTTPServerPipelineHandler`: the IO shell feeds it events (bytes read, a response ready, the
+/// output flushed, the peer's end of input, a drain, a clock tick) and carries out the one action
+/// each event returns. Every event is answered in every state; an event that cannot apply to the
+/// current state (a response when no request is in flight, say) is answered with `.none`, on
+/// purpose, and the tests hold each of those answers.
+///
+/// Pipelining follows RFC 9112 §9.3.2: while a request is handled, later requests wait unread in
+/// the shell's buffer, which is also the backpressure. An error answer ends with a lingering
+/// close (RFC 9112 §9.6), so unread request bytes do not turn the close into a reset that would
+/// destroy the answer.
+public struct ConnectionStateMachine: Sendable {
+    /// Where the connection stands.
+    public enum State: Sendable, Equatable {
+        /// Between requests: no byte of the next one has arrived.
+        case idle
+        /// Part of a request head has arrived.
+        case readingHead
+        /// The head is in and its body is arriving; `continueSent` once `100 Continue` went out.
+        case readingBody(continueSent: Bool)
+        /// The handler has the request; later bytes wait unread.
+        case handling(includeBody: Bool, keepAlive: Bool)
+        /// The last response is queued; the connection closes once it is written.
+        case closingAfterResponse
+        /// Half-closed after the last response; input is read and dropped until the peer closes
+        /// or the linger time ends.
+        case lingering
+        /// Nothing more happens.
+        case closed
+    }
+
+    /// What the shell must do.
+    public enum Action: Sendable, Equatable {
+        /// Nothing; wait for the next event.
+        case none
+        /// Hand the request to the handler.
+        case dispatch(HTTPRequest)
+        /// Write `100 Continue`; the client waits for it before sending the body.
+        case sendContinue
+        /// Serialize and write this response, with `Connection: keep-alive` or `close`.
+        case send(HTTPResponse, keepAlive: Bool, includeBody: Bool)
+        /// Write this refusal (the request could not be read, or did not arrive in time), then close.
+        case refuse(ProblemDetails)
+        /// Stop sending (`shutdown(SHUT_WR)`) and read and drop input until the peer closes.
+        case lingerThenClose
+        /// Close the socket now.
+        case close
+    }
+
+    public private(set) var state = State.idle
+    /// When the current state times out, on the shell's monotonic clock (seconds).
+    public private(set) var deadline: Double
+    /// Whether a response is queued and not yet fully written.
+    public private(set) var outputPending = false
+    /// Whether the server is draining: answer what has arrived, accept nothing new.
+    public private(set) var draining = false
+    /// Whether the peer has closed its side (read returned end of file).
+    public private(set) var inputEnded = false
+
+    private var parser: HTTPRequestParser
+    private let limits: HTTPLimits
+    private let lingerSeconds: Double
+
+    public init(limits: HTTPLimits, lingerSeconds: Double, now: Double) {
+        self.limits = limits
+        self.lingerSeconds = lingerSeconds
+        parser = HTTPRequestParser(limits: limits)
+        deadline = now + limits.idleTimeoutSeconds
+    }
+
+    // MARK: Events
+
+    /// Bytes are waiting in the shell's buffer (`input` starts at the first unread byte). Returns
+    /// how many the shell may drop from its buffer, and what to do.
+    public mutating func read(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
+        switch state {
+        case .idle, .readingHead, .readingBody:
+            return parse(input, now: now)
+        case .handling:
+            return (0, .none) // pipelined: the next request waits until this response is queued
+        case .closingAfterResponse, .lingering, .closed:
+            return (input.count, .none) // after the last response, input is dropped unread
+        }
+    }
+
+    /// The handler's response for the request in flight. `hasBufferedInput` says whether bytes of
+    /// a later request are already waiting (they are answered even when the peer has closed its
+    /// side or the server is draining).
+    public mutating func responseReady(_ response: HTTPResponse, hasBufferedInput: Bool, now: Double) -> Action {
+        guard case .handling(let includeBody, let clientKeepsAlive) = state else { return .none }
+        // Requests that arrived before the peer closed its side, or before a drain, are answered.
+        let noMoreRequests = (inputEnded || draining) && !hasBufferedInput
+        let keepAlive = clientKeepsAlive && !response.headers.contains(token: "close", in: "connection") && !noMoreRequests
+        outputPending = true
+        if keepAlive {
+            enter(.idle, until: now + limits.idleTimeoutSeconds)
+        } else {
+            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+        }
+        return .send(response, keepAlive: keepAlive, includeBody: includeBody)
+    }
+
+    /// Everything queued has been written to the socket.
+    public mutating func outputFlushed(hasBufferedInput: Bool, now: Double) -> Action {
+        outputPending = false
+        switch state {
+        case .closingAfterResponse:
+            enter(.lingering, until: now + lingerSeconds)
+            return .lingerThenClose
+        case .idle where (draining || inputEnded) && !hasBufferedInput:
+            enter(.closed, until: now)
+            return .close
+        default:
+            return .none
+        }
+    }
+
+    /// The peer closed its side of the connection (a read returned end of file).
+    public mutating func peerClosedInput(now: Double) -> Action {
+        inputEnded = true
+        switch state {
+        case .idle where outputPending:
+            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+            return .none
+        case .idle, .readingHead, .readingBody, .lingering:
+            // Nothing to answer: no request, or one that will never be complete.
+            enter(.closed, until: now)
+            return .close
+        case .handling, .closingAfterResponse, .closed:
+            return .none // the answer is still written; the connection closes after it
+        }
+    }
+
+    /// The server stops taking requests: a connection with no complete request head closes now;
+    /// one with a request under way closes after its answer. `hasBufferedInput` as above.
+    public mutating func drain(hasBufferedInput: Bool, now: Double) -> Action {
+        draining = true
+        switch state {
+        case .idle where !outputPending && !hasBufferedInput, .readingHead:
+            enter(.closed, until: now)
+            return .close
+        default:
+            return .none
+        }
+    }
+
+    /// The clock ticked; acts only once the deadline has passed.
+    public mutating func tick(now: Double) -> Action {
+        guard now >= deadline else { return .none }
+        switch state {
+        case .readingHead, .readingBody:
+            // A request that stopped arriving. The head deadline is never extended by later bytes,
+            // so a client sending one byte a second still runs out of time (slowloris).
+            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+            outputPending = true
+            return .refuse(ProblemDetails(status: 408, detail: "The request did not arrive in time; send it again on a new connection."))
+        case .idle, .handling, .closingAfterResponse, .lingering:
+            // Idle too long, a handler or a reader too slow, or the linger time is over.
+            enter(.closed, until: now)
+            return .close
+        case .closed:
+            return .none
+        }
+    }
+
+    /// A read or write failed (the peer reset the connection, say); nothing more can be done.
+    public mutating func ioFailed(now: Double) -> Action {
+        guard state != .closed else { return .none }
+        enter(.closed, until: now)
+        return .close
+    }
+
+    /// Whether the shell should read more from the socket now, given how much already waits.
+    /// A request in flight with `maxBufferedInput` bytes waiting behind it stops reading
+    /// (backpressure); so does a peer that has closed its side.
+    public func wantsInput(buffered: Int, maxBufferedInput: Int) -> Bool {
+        switch state {
+        case .closed: return false
+        case .lingering, .closingAfterResponse: return !inputEnded
+        case .handling: return !inputEnded && buffered < maxBufferedInput
+        case .idle, .readingHead, .readingBody: return !inputEnded
+        }
+    }
+
+    // MARK: Parsing
+
+    private mutating func parse(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
+        let (outcome, consumed) = parser.parse(input)
+        switch outcome {
+        case .request(let request):
+            let keepAlive = request.head.keepAlive
+            enter(.handling(includeBody: request.method != "HEAD", keepAlive: keepAlive), until: now + limits.writeTimeoutSeconds)
+            return (consumed, .dispatch(request))
+        case .failure(let error):
+            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+            outputPending = true
+            return (input.count, .refuse(ProblemDetails(status: error.status, detail: error.detail)))
+        case .needMore:
+            if let head = parser.pendingHead {
+                var continueSent = false
+                if case .readingBody(let sent) = state { continueSent = sent } else { enter(.readingBody(continueSent: false), until: now + limits.bodyTimeoutSeconds) }
+                if !continueSent && head.expectsContinue {
+                    state = .readingBody(continueSent: true)
+                    return (consumed, .sendContinue)
+                }
+                return (consumed, .none)
+            }
+            if input.count > consumed {
+                if state == .idle { enter(.readingHead, until: now + limits.headTimeoutSeconds) }
+                // A draining server takes no new request whose head had not fully arrived.
+                if draining {
+                    enter(.closed, until: now)
+                    return (input.count, .close)
+                }
+            }
+            return (consumed, .none)
+        }
+    }
+
+    private mutating func enter(_ next: State, until newDeadline: Double) {
+        state = next
+        deadline = newDeadline
+    }
+}

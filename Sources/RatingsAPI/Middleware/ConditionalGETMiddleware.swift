@@ -1,0 +1,21 @@
+import HTTP1
+
+/// Answers a `GET` or `HEAD` whose `If-None-Match` names the response's strong `ETag` with
+/// `304 Not Modified` and no body (RFC 9110 §13.1.2, §15.4.5).
+struct ConditionalGETMiddleware: Middleware {
+    func handle(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond,
+                next: (RequestContext, @escaping HTTPHandler.Respond) -> Void) {
+        let method = context.request.method
+        guard method == "GET" || method == "HEAD", let ifNoneMatch = context.request.headers["if-none-match"] else {
+            return next(context, respond)
+        }
+        next(context) { response in
+            if (200..<300).contains(response.status), let etag = response.headers["etag"],
+               EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+                respond(response.notModified)
+            } else {
+                respond(response)
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import HTTP1
+import Synchronization
+
+/// Gives every request an id and puts it on the response's `X-Request-ID`: the client's own when
+/// it sent 1 to 128 visible ASCII characters, otherwise a new one, unique per process (a random
+/// prefix chosen at start and a counter).
+final class RequestIDMiddleware: Middleware {
+    private let prefix: String
+    private let counter = Atomic<Int>(0)
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        prefix = String(generator.next() as UInt64, radix: 16)
+    }
+
+    func handle(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond,
+                next: (RequestContext, @escaping HTTPHandler.Respond) -> Void) {
+        var context = context
+        let id = self.id(from: context.request.headers["x-request-id"])
+        context.requestID = id
+        next(context) { response in
+            var response = response
+            response.headers.set("x-request-id", id)
+            respond(response)
+        }
+    }
+
+    /// The client's id when acceptable, otherwise a fresh one.
+    func id(from header: String?) -> String {
+        if let header, Self.isAcceptable(header) { return header }
+        let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "\(prefix)-\(String(next, radix: 16))"
+    }
+
+    static func isAcceptable(_ value: String) -> Bool {
+        let bytes = value.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
+    }
+}

@@ -1,0 +1,71 @@
+import HTTP1
+import RatingsCore
+
+/// Everything a handler knows about the request it answers: the request and its parsed target,
+/// the route's path parameters, the request id, where it came from, and the ways to choose its
+/// language, check its caller and log. Built once per request by the API.
+struct RequestContext: Sendable {
+    let request: HTTPRequest
+    /// The request target, split once into path and query.
+    let target: RequestTarget
+    let environment: RequestEnvironment
+    /// The matched route's index in the route table (`nil`: no route matched).
+    let routeIndex: Int?
+    /// The matched route's parameter values, in path order, and their names.
+    private let parameterNames: [String]
+    private let parameterValues: [String]
+    /// The request id: the client's `X-Request-ID` when acceptable, else a generated one.
+    var requestID: String
+    /// When the complete request reached the API, on the monotonic clock.
+    let started: Double
+    let services: APIServices
+
+    init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment, route: (index: Int, names: [String], values: [String])?,
+         requestID: String, started: Double, services: APIServices) {
+        self.request = request
+        self.target = target
+        self.environment = environment
+        routeIndex = route?.index
+        parameterNames = route?.names ?? []
+        parameterValues = route?.values ?? []
+        self.requestID = requestID
+        self.started = started
+        self.services = services
+    }
+
+    /// The value of the path parameter `name` (percent-decoded), or "" when the route has none.
+    func parameter(_ name: String) -> String {
+        parameterNames.firstIndex(of: name).map { parameterValues[$0] } ?? ""
+    }
+
+    /// The language of the response: `lang`, else `Accept-Language`, else the fallback.
+    func language() throws -> WireLanguage { try services.languages.negotiate(request, target) }
+
+    /// The caller proven by a bearer token; nil when the API runs open. Throws 401 when tokens
+    /// are required and the request has none, or an invalid one.
+    func identity() throws -> RaterIdentity? { try services.access.identity(of: request) }
+
+    /// Writes `message` to the error log with this request's id.
+    func log(_ message: String) { services.errorLog.write(message, requestID: requestID) }
+
+    /// A store completion that continues on this request's loop: the value becomes a response
+    /// through `body`, and any error (from the store or from `body`) its problem response.
+    func reply<Value: Sendable>(_ respond: @escaping HTTPHandler.Respond,
+                      _ body: @escaping @Sendable (Value) throws -> HTTPResponse) -> StoreCompletion<Value> {
+        let loop = environment.loop
+        return { [self] result in
+            loop.run {
+                do {
+                    respond(try body(result.get()))
+                } catch {
+                    respond(fail(error))
+                }
+            }
+        }
+    }
+
+    /// The problem response for `error`, logging what the client must not see.
+    func fail(_ error: any Error) -> HTTPResponse {
+        ErrorResponse.make(error) { log($0) }
+    }
+}

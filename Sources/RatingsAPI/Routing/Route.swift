@@ -1,0 +1,46 @@
+import HTTP1
+
+/// An API method that answers one routed request: it calls `respond` exactly once, on the
+/// request's loop, or throws an error that becomes its problem response.
+typealias Endpoint = @Sendable (RatingsAPI) -> (RequestContext, @escaping HTTPHandler.Respond) throws -> Void
+
+/// One resource of the API, declared once: its path pattern and the endpoint of each method.
+/// `HEAD` is answered by the `GET` endpoint (the server drops the body), and `Allow` lists
+/// exactly the methods declared here.
+struct Route: Sendable {
+    let pattern: RoutePattern
+    private let endpoints: [(method: String, endpoint: Endpoint)]
+
+    init(_ pattern: String, _ endpoints: KeyValuePairs<String, Endpoint>) {
+        self.pattern = RoutePattern(pattern)
+        self.endpoints = endpoints.map { (method: $0.key, endpoint: $0.value) }
+    }
+
+    /// The methods this route answers: every declared one, and HEAD beside GET.
+    var methods: [String] {
+        endpoints.flatMap { $0.method == "GET" ? ["GET", "HEAD"] : [$0.method] }
+    }
+
+    /// The `Allow` field of a 405 from this route.
+    var allow: String { methods.joined(separator: ", ") }
+
+    /// The endpoint for `method`, or nil when the route does not answer it.
+    func endpoint(for method: String) -> Endpoint? {
+        let declared = method == "HEAD" ? "GET" : method
+        return endpoints.first { $0.method == declared }?.endpoint
+    }
+}
+
+/// Finds the route of a path: each route's pattern tried in turn against the decoded segments.
+struct Router: Sendable {
+    let routes: [Route]
+
+    /// The route that matches, its index in `routes` (for metrics kept in arrays), and its
+    /// parameters' values in path order; nil when no pattern matches.
+    func match(_ path: [String]) -> (index: Int, parameters: [String])? {
+        for (index, route) in routes.enumerated() {
+            if let parameters = route.pattern.match(path) { return (index, parameters) }
+        }
+        return nil
+    }
+}

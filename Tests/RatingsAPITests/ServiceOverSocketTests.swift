@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("The service wired as in production: a real socket, the API and a real SQLite file")
+struct ServiceOverSocketTests {
+    @Test("submit, read, batch and clear through the wire and the file; HEAD drops the body, 304 carries the ETag")
+    func roundTrip() async throws {
+        try await withRatingsService { service in
+            #expect(try service.request("PUT", "/v1/items/dinner-42/ratings/u-17", json: #"{"stars": 4}"#).status == 201)
+            #expect(try service.request("PUT", "/v1/items/dinner-42/ratings/u-18", json: #"{"stars": 3}"#).status == 201)
+            let get = try service.request("GET", "/v1/items/dinner-42")
+            #expect(get.status == 200 && object(get)["count"] as? Int == 2 && object(get)["average"] as? Double == 3.5)
+            #expect(get.header("content-length") == String(get.body.count) && get.header("date") != nil)
+            #expect(get.header("x-request-id") != nil)
+            let head = try service.request("HEAD", "/v1/items/dinner-42")
+            #expect(head.status == 200 && head.body.isEmpty && head.header("content-length") == String(get.body.count))
+            let etag = try #require(get.header("etag"))
+            let cached = try service.request("GET", "/v1/items/dinner-42", headers: ["If-None-Match": etag])
+            #expect(cached.status == 304 && cached.body.isEmpty && cached.header("etag") == etag)
+            let batch = try service.request("GET", "/v1/items?ids=dinner-42,other")
+            #expect((object(batch)["items"] as? [[String: Any]])?.map { $0["count"] as? Int } == [2, 0])
+            let cleared = try service.request("DELETE", "/v1/items/dinner-42/ratings/u-17")
+            #expect(object(cleared)["cleared"] as? Bool == true)
+            #expect(try service.request("GET", "/v1/items/dinner-42/ratings/u-17").status == 404)
+            #expect(object(try service.request("GET", "/v1/items/dinner-42"))["count"] as? Int == 1)
+        }
+    }
+
+    @Test("a chunked body is accepted")
+    func chunkedBody() async throws {
+        try await withRatingsService { service in
+            let client = try RawHTTPClient(port: service.port)
+            client.send("PUT /v1/items/i/ratings/r HTTP/1.1\nHost: t\nContent-Type: application/json\nTransfer-Encoding: chunked\n\n6\n{\"star\n6\ns\": 5}\n0\n\n")
+            let response = try client.readResponse()
+            #expect(response.status == 201)
+            #expect(object(response)["stars"] as? Int == 5)
+        }
+    }
+
+    @Test("a body over 64 KiB is 413 and nothing is stored")
+    func bodyTooLarge() async throws {
+        try await withRatingsService { service in
+            let padding = String(repeating: " ", count: 70_000)
+            let response = try service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 4}"# + padding)
+            #expect(response.status == 413)
+            #expect(response.header("content-type") == "application/problem+json")
+            #expect(try service.request("GET", "/v1/items/i").text.contains("\"count\":0"))
+        }
+    }
+
+    @Test("1,000 concurrent writes to one item from 1,000 raters are all counted")
+    func thousandConcurrentWriters() async throws {
+        try await withRatingsService { service in
+            let clients = try (0..<1_000).map { _ in try RawHTTPClient(port: service.port) }
+            for (index, client) in clients.enumerated() {
+                let body = "{\"stars\":\(index % 5 + 1)}"
+                client.send("PUT /v1/items/popular/ratings/rater-\(index) HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: \(body.utf8.count)\n\n\(body)")
+            }
+            var created = 0
+            for client in clients where try client.readResponse().status == 201 { created += 1 }
+            #expect(created == 1_000)
+            let summary = object(try service.request("GET", "/v1/items/popular"))
+            #expect(summary["count"] as? Int == 1_000)
+            #expect(summary["distribution"] as? [Int] == [200, 200, 200, 200, 200])
+            #expect(summary["average"] as? Double == 3)
+        }
+    }
+
+    @Test("headers too large are 431 problem+json")
+    func headersTooLarge() async throws {
+        try await withRatingsService { service in
+            let response = try service.request("GET", "/v1/items/i", headers: ["X-Big": String(repeating: "b", count: 20_000)])
+            #expect(response.status == 431)
+            #expect(response.header("content-type") == "application/problem+json")
+        }
+    }
+}
