@@ -47,8 +47,8 @@ let package = Package(
         .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit"],
-                          swiftSettings: strict),
+                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
+                          swiftSettings: strict, plugins: ["EmbedFiles"]),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
         // needs no source tree.

@@ -80,7 +80,8 @@ rm -rf "$lab/swift-root" "$lab/slim.tar"
 say "engine ready; stand-ins imported as debian:bookworm-slim and swift:6.3-bookworm"
 
 # 3. The unchanged Dockerfile.
-docker build --network host -q -f docker/Dockerfile -t ratings:latest . >/dev/null
+docker build --network host -q --build-arg RATINGS_BUILD_COMMIT="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+    -f docker/Dockerfile -t ratings:latest . >/dev/null
 size=$(docker image inspect --format '{{.Size}}' ratings:latest)
 base_size=$(docker image inspect --format '{{.Size}}' debian:bookworm-slim)
 say "image ratings:latest built: $((size / 1024 / 1024)) MiB, of which $(((size - base_size) / 1024 / 1024)) MiB on top of the stand-in debian:bookworm-slim ($((base_size / 1024 / 1024)) MiB; the official slim image is smaller)"

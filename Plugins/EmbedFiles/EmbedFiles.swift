@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Compiles files the binary must carry into Swift source, so it runs without the source tree:
 /// `migrations/*.sql` into SQLiteStore, `locales/*.json` into RatingsCore, `openapi.yaml` into
-/// RatingsAPI.
+/// RatingsAPI, and the commit the build comes from into the executable.
 @main
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -26,9 +26,27 @@ struct EmbedFiles: BuildToolPlugin {
             return [.buildCommand(displayName: "Embedding openapi.yaml", executable: tool,
                                   arguments: ["string", "embeddedOpenAPIDocument", output.path, spec.path],
                                   inputFiles: [spec], outputFiles: [output])]
+        case "ratings":
+            // The commit: HEAD and the ref it names are inputs, so a new commit rebuilds this file.
+            let git = root.appending(path: ".git")
+            let inputs = Self.gitInputs(git)
+            return [.buildCommand(displayName: "Embedding the build commit", executable: tool,
+                                  arguments: ["commit", "embeddedBuildCommit", output.path, git.path],
+                                  environment: ["RATINGS_BUILD_COMMIT": ProcessInfo.processInfo.environment["RATINGS_BUILD_COMMIT"] ?? ""],
+                                  inputFiles: inputs, outputFiles: [output])]
         default:
             return []
         }
+    }
+
+    /// `.git/HEAD`, the ref it points to and `packed-refs`, where they exist.
+    private static func gitInputs(_ git: URL) -> [URL] {
+        let head = git.appending(path: "HEAD")
+        var inputs = [head, git.appending(path: "packed-refs")]
+        if let text = try? String(contentsOf: head, encoding: .utf8), text.hasPrefix("ref: ") {
+            inputs.append(git.appending(path: text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        return inputs.filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The files of one folder with one extension, in name order.

@@ -12,9 +12,6 @@ public struct SQLiteError: StorageFailure, Sendable, Equatable {
     public let message: String
 
     public var description: String { "SQLite error \(code) (\(message)) during \(operation)" }
-
-    /// Whether another connection holds the lock past the busy timeout.
-    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 }
 
 /// Why the store refused to open a database, with the migration file to look at.

@@ -4,13 +4,13 @@ import HTTPServer
 enum HealthcheckCommand {
     static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
         let options: Options
-        switch Options.parse(arguments, known: ["url"], command: "healthcheck", usage: Usage.healthcheck) {
+        switch Options.parse(arguments, command: Commands.healthcheck, environment: environment) {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        // The port `serve` would listen on: the same variable, the same default.
+        // Without a URL, the port `serve` would listen on: the same variable, the same default.
         let port = environment["RATINGS_PORT"] ?? String(ServerConfiguration().port)
-        let url = options.value("url", env: "RATINGS_HEALTHCHECK_URL", environment, default: "http://127.0.0.1:\(port)/healthz")
+        let url = (options.text("url") ?? "").replacing("$RATINGS_PORT", with: port)
         do {
             let status = try HealthProbe.status(of: url)
             guard status == 200 else {

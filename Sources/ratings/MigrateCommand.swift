@@ -4,11 +4,11 @@ import SQLiteStore
 enum MigrateCommand {
     static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
         let options: Options
-        switch Options.parse(arguments, known: ["database"], command: "migrate", usage: Usage.migrate) {
+        switch Options.parse(arguments, command: Commands.migrate, environment: environment) {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        let path = options.databasePath(environment)
+        let path = options.text("database") ?? "ratings.sqlite"
         do {
             let applied = try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))
             FileOutput.out(applied.isEmpty

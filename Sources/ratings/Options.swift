@@ -1,23 +1,27 @@
 import ASCIIKit
+import Glibc
 
-/// Flags of one command: `--name value` or `--name=value`, each flag at most once.
+/// A command's flags as given (`--name value` or `--name=value`, each at most once), read
+/// against the command's settings table, with the environment beneath them.
 struct Options {
-    /// Why the command line was refused.
+    /// Why the command line or the environment was refused; the command exits 2 with it.
     struct Problem: Error {
         let message: String
     }
 
-    private(set) var values: [String: String] = [:]
-    let wantsHelp: Bool
+    let command: Command
+    private let flags: [String: String]
+    private let environment: Environment
 
-    /// Parses `arguments`, accepting only the flags in `known`.
-    init(_ arguments: [String], known: Set<String>) throws(Problem) {
+    /// Parses `arguments`, accepting only the flags of `command`.
+    init(_ arguments: [String], command: Command, environment: Environment) throws(Problem) {
+        self.command = command
+        self.environment = environment
+        var flags: [String: String] = [:]
         var index = 0
-        var help = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--help" || argument == "-h" { help = true; continue }
             guard argument.hasPrefix("--") else { throw Problem(message: "unexpected argument '\(argument)'") }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -25,16 +29,16 @@ struct Options {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            guard known.contains(name) else { throw Problem(message: "unknown option '--\(name)'") }
+            guard command.setting(flag: name) != nil else { throw Problem(message: "unknown option '--\(name)'") }
             if value == nil {
                 guard index < arguments.count else { throw Problem(message: "option '--\(name)' needs a value") }
                 value = arguments[index]
                 index += 1
             }
-            guard values[name] == nil else { throw Problem(message: "option '--\(name)' is given twice") }
-            values[name] = value
+            guard flags[name] == nil else { throw Problem(message: "option '--\(name)' is given twice") }
+            flags[name] = value
         }
-        wantsHelp = help
+        self.flags = flags
     }
 
     /// What a command does with its command line: run with these options, or exit with a code
@@ -45,39 +49,95 @@ struct Options {
     }
 
     /// Parses a command's flags, answering `--help` and refused flags the same way for every command.
-    static func parse(_ arguments: [String], known: Set<String>, command: String, usage: String) -> Parsed {
+    static func parse(_ arguments: [String], command: Command, environment: Environment) -> Parsed {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            FileOutput.out(command.usage)
+            return .exit(0)
+        }
         do {
-            let options = try Options(arguments, known: known)
-            if options.wantsHelp {
-                FileOutput.out(usage)
-                return .exit(0)
-            }
-            return .run(options)
+            return .run(try Options(arguments, command: command, environment: environment))
         } catch {
-            FileOutput.error("ratings \(command): \(error.message)\n\n\(usage)")
+            FileOutput.error("ratings \(command.name): \(error.message)\n\n\(command.usage)")
             return .exit(2)
         }
     }
 
-    /// The flag's value, else the environment variable's, else the default.
-    func value(_ name: String, env variable: String, _ environment: Environment, default fallback: String) -> String {
-        values[name] ?? environment[variable] ?? fallback
+    /// The setting's value and where it came from: the flag, else the variable, else the default.
+    private func raw(_ setting: Setting) -> (text: String, fromFlag: Bool)? {
+        if let flag = setting.flag, let value = flags[flag] { return (value, true) }
+        if let value = environment[setting.variable] { return (value, false) }
+        return setting.defaultValue.map { ($0, false) }
     }
 
-    /// `--database`, else `RATINGS_DATABASE`, else `ratings.sqlite` in the working directory:
-    /// one rule, so `serve` and `migrate` open the same file.
-    func databasePath(_ environment: Environment) -> String {
-        value("database", env: "RATINGS_DATABASE", environment, default: "ratings.sqlite")
+    private func setting(_ name: String) -> Setting {
+        // Every name the commands ask for is in their own table; a miss is a programming error
+        // caught by the first test that runs the command.
+        command.settings.first { $0.flag == name || $0.variable == name }
+            ?? Setting(name, name, "", .text, default: nil, "")
     }
 
-    /// An integer setting within `range`, naming its source when it is refused.
-    func integer(_ name: String, env variable: String, _ environment: Environment, default fallback: Int,
-                 range: ClosedRange<Int>) throws(Problem) -> Int {
-        let source = values[name] != nil ? "--\(name)" : variable
-        let text = value(name, env: variable, environment, default: String(fallback))
+    /// A text setting (`host`, `database`), or nil when it has no value and no default.
+    func text(_ name: String) -> String? { raw(setting(name))?.text }
+
+    /// An integer setting, refused with its source named when it is not a decimal integer in range.
+    func integer(_ name: String) throws(Problem) -> Int {
+        let setting = setting(name)
+        guard case .integer(let range) = setting.kind, let (text, fromFlag) = raw(setting) else {
+            throw Problem(message: "\(name) has no value")
+        }
         guard let number = ASCII.integer(text, in: range) else {
-            throw Problem(message: "\(source) must be an integer from \(range.lowerBound) to \(range.upperBound); got '\(text)'")
+            throw Problem(message: "\(setting.source(fromFlag: fromFlag)) must be an integer from \(range.lowerBound) to \(range.upperBound); got '\(text)'")
         }
         return number
+    }
+
+    /// One of a choice setting's words.
+    func choice(_ name: String) throws(Problem) -> String {
+        let setting = setting(name)
+        guard case .choice(let words) = setting.kind, let (text, fromFlag) = raw(setting) else {
+            throw Problem(message: "\(name) has no value")
+        }
+        guard words.contains(text) else {
+            throw Problem(message: "\(setting.source(fromFlag: fromFlag)) must be \(words.joined(separator: " or ")); got '\(text)'")
+        }
+        return text
+    }
+
+    /// A secret from its variable, or from the file its `_FILE` variable names (one trailing
+    /// newline dropped, as `echo` writes it); nil when neither is set; both set is refused.
+    func secret(_ variable: String) throws(Problem) -> String? {
+        let fileVariable = variable + "_FILE"
+        switch (environment[variable], environment[fileVariable]) {
+        case (.some, .some):
+            throw Problem(message: "set \(variable) or \(fileVariable), not both")
+        case (let value?, nil):
+            return value
+        case (nil, let path?):
+            guard let bytes = FileInput.read(path, limit: 1 << 20) else {
+                throw Problem(message: "\(fileVariable): cannot read \(path)")
+            }
+            var text = String(decoding: bytes, as: UTF8.self)
+            if text.hasSuffix("\r\n") { text.removeLast(1) } else if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        case (nil, nil):
+            return nil
+        }
+    }
+}
+
+/// Small files read whole (keys, secrets), refused beyond a limit.
+enum FileInput {
+    static func read(_ path: String, limit: Int) -> [UInt8]? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+            if bytes.count > limit { return nil }
+        }
+        return ferror(file) == 0 ? bytes : nil
     }
 }

@@ -1,20 +1,19 @@
-import Glibc
 import JWT
 import RatingsAPI
 import RatingsCore
 
-/// Token verification and write limits, from the environment:
-/// `RATINGS_JWT_SECRET` (HS256) or `RATINGS_JWT_PUBLIC_KEY_FILE` (RS256/ES256 PEM), and
-/// `RATINGS_WRITE_RATE` / `RATINGS_WRITE_BURST` per rater.
+/// Token verification and write limits, from the settings: `RATINGS_JWT_SECRET` (HS256, also from
+/// `RATINGS_JWT_SECRET_FILE`) or `RATINGS_JWT_PUBLIC_KEY_FILE` (RS256/ES256 PEM), and the
+/// per-rater write limit.
 struct Security {
     let verifier: (any IdentityVerifier)?
     let limiter: WriteRateLimiter?
     /// One line for standard error at start: what is enforced, and a warning when nothing is.
     let summary: String
 
-    init(_ options: Options, _ environment: Environment) throws {
-        let secret = environment["RATINGS_JWT_SECRET"]
-        let keyFile = environment["RATINGS_JWT_PUBLIC_KEY_FILE"]
+    init(_ options: Options) throws {
+        let secret = try options.secret("RATINGS_JWT_SECRET")
+        let keyFile = options.text("RATINGS_JWT_PUBLIC_KEY_FILE")
         var lines: [String] = []
         switch (secret, keyFile) {
         case (.some, .some):
@@ -23,9 +22,11 @@ struct Security {
             do { verifier = try JWTVerifier(secret: secret) } catch { throw Options.Problem(message: "RATINGS_JWT_SECRET: \(error)") }
             lines.append("auth: bearer tokens required for rating writes and reads (HS256)")
         case let (nil, path?):
-            guard let pem = Self.read(path) else { throw Options.Problem(message: "RATINGS_JWT_PUBLIC_KEY_FILE: cannot read \(path)") }
+            guard let pem = FileInput.read(path, limit: 1 << 20) else {
+                throw Options.Problem(message: "RATINGS_JWT_PUBLIC_KEY_FILE: cannot read \(path)")
+            }
             do {
-                let jwt = try JWTVerifier(publicKeyPEM: pem)
+                let jwt = try JWTVerifier(publicKeyPEM: String(decoding: pem, as: UTF8.self))
                 verifier = jwt
                 lines.append("auth: bearer tokens required for rating writes and reads (\(jwt.algorithm))")
             } catch {
@@ -35,8 +36,8 @@ struct Security {
             verifier = nil
             lines.append("WARNING: no RATINGS_JWT_SECRET or RATINGS_JWT_PUBLIC_KEY_FILE: the service runs open; anyone can write any rater's rating")
         }
-        let rate = try options.integer("write-rate", env: "RATINGS_WRITE_RATE", environment, default: 5, range: 0...1_000_000)
-        let burst = try options.integer("write-burst", env: "RATINGS_WRITE_BURST", environment, default: 20, range: 1...1_000_000)
+        let rate = try options.integer("write-rate")
+        let burst = try options.integer("write-burst")
         if rate == 0 {
             limiter = nil
             lines.append("limits: no per-rater write limit (RATINGS_WRITE_RATE=0)")
@@ -45,19 +46,5 @@ struct Security {
             lines.append("limits: \(rate) writes/s per rater, bursts of \(burst)")
         }
         summary = lines.joined(separator: "\n")
-    }
-
-    private static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-            if bytes.count > 1 << 20 { return nil }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,50 +1,57 @@
 import Glibc
 import HTTPServer
-import JWT
 import RatingsAPI
 import RatingsCore
+import JSON
 import SQLiteStore
+
+/// What `ratings serve` runs with, read from its flags and environment.
+struct ServeSettings {
+    var server = ServerConfiguration()
+    var databasePath: String
+    var defaultScale: Scale
+    var logFormat: LogFormat
+    var security: Security
+
+    init(_ options: Options) throws {
+        server.host = options.text("host") ?? server.host
+        server.port = try options.integer("port")
+        databasePath = options.text("database") ?? "ratings.sqlite"
+        defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
+        logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
+        security = try Security(options)
+        let format = logFormat
+        server.errorLog = { message in ErrorLine.write(message, format: format) }
+    }
+}
 
 /// `ratings serve`: migrates, serves until SIGTERM/SIGINT, drains, exits 0.
 enum ServeCommand {
     static func run(_ arguments: [String], _ environment: Environment) -> Int32 {
-        let server: ServerConfiguration
-        let store: SQLiteStoreConfiguration
-        let defaultScale: Scale
-        let security: Security
-        let options: Options
-        switch Options.parse(arguments, known: ["host", "port", "database", "default-max-rating", "write-rate", "write-burst"],
-                             command: "serve", usage: Usage.serve) {
-        case .exit(let code): return code
-        case .run(let parsed): options = parsed
+        let settings: ServeSettings
+        switch Options.parse(arguments, command: Commands.serve, environment: environment) {
+        case .exit(let code):
+            return code
+        case .run(let options):
+            do {
+                settings = try ServeSettings(options)
+            } catch let problem as Options.Problem {
+                FileOutput.error("ratings serve: \(problem.message)\n\n\(Commands.serve.usage)")
+                return 2
+            } catch {
+                FileOutput.error("ratings serve: \(error)")
+                return 2
+            }
         }
-        do {
-            var configuration = ServerConfiguration()
-            configuration.host = options.value("host", env: "RATINGS_HOST", environment, default: configuration.host)
-            configuration.port = try options.integer("port", env: "RATINGS_PORT", environment, default: configuration.port, range: 0...65535)
-            server = configuration
-            store = SQLiteStoreConfiguration(path: options.databasePath(environment))
-            let maxRating = try options.integer("default-max-rating", env: "RATINGS_DEFAULT_MAX_RATING", environment,
-                                                default: Scale.standard.maxRating, range: Scale.allowed)
-            defaultScale = try Scale(maxRating: maxRating)
-            security = try Security(options, environment)
-        } catch let problem as Options.Problem {
-            FileOutput.error("ratings serve: \(problem.message)\n\n\(Usage.serve)")
-            return 2
-        } catch {
-            FileOutput.error("ratings serve: \(error)")
-            return 2
-        }
-        return serve(server, store: store, defaultScale: defaultScale, security: security)
+        return serve(settings)
     }
 
-    private static func serve(_ serverConfiguration: ServerConfiguration, store storeConfiguration: SQLiteStoreConfiguration,
-                              defaultScale: Scale, security: Security) -> Int32 {
+    private static func serve(_ settings: ServeSettings) -> Int32 {
         let store: SQLiteRatingStore
         do {
-            store = try SQLiteRatingStore(storeConfiguration)
+            store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: settings.databasePath))
         } catch {
-            FileOutput.error("ratings serve: cannot open database \(storeConfiguration.path): \(error)")
+            FileOutput.error("ratings serve: cannot open database \(settings.databasePath): \(error)")
             return 1
         }
         let languages: LanguageCatalog
@@ -56,13 +63,15 @@ enum ServeCommand {
         }
         let serverMetrics = ServerMetrics()
         var apiConfiguration = APIConfiguration(languages: languages)
-        apiConfiguration.defaultScale = defaultScale
+        apiConfiguration.defaultScale = settings.defaultScale
         apiConfiguration.openConnections = { serverMetrics.openConnections }
-        apiConfiguration.identityVerifier = security.verifier
-        apiConfiguration.writeLimiter = security.limiter
-        FileOutput.error(security.summary)
+        apiConfiguration.identityVerifier = settings.security.verifier
+        apiConfiguration.writeLimiter = settings.security.limiter
+        apiConfiguration.logFormat = settings.logFormat
+        apiConfiguration.errorLog = settings.server.errorLog
+        FileOutput.error(settings.security.summary)
         let api = RatingsAPI(store: store, configuration: apiConfiguration)
-        let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
+        let server = HTTPServer(configuration: settings.server, handler: api.handler, metrics: serverMetrics)
         server.drainOnTerminationSignals { signal in
             FileOutput.out("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining")
         }
@@ -70,14 +79,24 @@ enum ServeCommand {
         do {
             port = try server.start()
         } catch {
-            FileOutput.error("ratings serve: cannot listen on \(serverConfiguration.host):\(serverConfiguration.port): \(error)")
+            FileOutput.error("ratings serve: cannot listen on \(settings.server.host):\(settings.server.port): \(error)")
             return 1
         }
-        let shownHost = serverConfiguration.host.contains(":") ? "[\(serverConfiguration.host)]" : serverConfiguration.host
-        FileOutput.out("listening on http://\(shownHost):\(port) (database \(storeConfiguration.path), default maxRating \(defaultScale.maxRating))")
+        let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
+        FileOutput.out("listening on http://\(host):\(port) (database \(settings.databasePath), default maxRating \(settings.defaultScale.maxRating))")
         server.waitUntilStopped()
         store.flush()
         FileOutput.out("stopped")
         return 0
+    }
+}
+
+/// Lines for standard error in the configured log format.
+enum ErrorLine {
+    static func write(_ message: String, format: LogFormat) {
+        switch format {
+        case .text: FileOutput.error(message)
+        case .json: FileOutput.error(#"{"level":"error","message":\#(JSONText.quoted(message))}"#)
+        }
     }
 }

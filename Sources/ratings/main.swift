@@ -8,8 +8,9 @@ switch arguments.first {
 case "serve": code = ServeCommand.run(Array(arguments.dropFirst()), environment)
 case "migrate": code = MigrateCommand.run(Array(arguments.dropFirst()), environment)
 case "healthcheck": code = HealthcheckCommand.run(Array(arguments.dropFirst()), environment)
-case "--help", "-h", "help": print(Usage.main); code = 0
-case nil: FileOutput.error(Usage.main); code = 2
-case let other?: FileOutput.error("ratings: unknown command '\(other)'\n\n\(Usage.main)"); code = 2
+case "--version", "version": FileOutput.out("ratings \(BuildInfo.version) (commit \(BuildInfo.commit))"); code = 0
+case "--help", "-h", "help": FileOutput.out(Commands.usage); code = 0
+case nil: FileOutput.error(Commands.usage); code = 2
+case let other?: FileOutput.error("ratings: unknown command '\(other)'\n\n\(Commands.usage)"); code = 2
 }
 exit(code)

@@ -90,6 +90,66 @@ struct CommandLineTests {
         #expect(try RatingsProcess.run(["healthcheck"], environment: ["RATINGS_PORT": String(port)]).status == 0)
     }
 
+    @Test("--version names the release and the commit the binary was built from")
+    func version() throws {
+        let result = try RatingsProcess.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.range(of: #"^ratings \d+\.\d+\.\d+ \(commit [0-9a-f]{40}\)\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", URL(fileURLWithPath: #filePath).deletingLastPathComponent().path, "rev-parse", "HEAD"]
+        let pipe = Pipe()
+        git.standardOutput = pipe
+        try git.run()
+        git.waitUntilExit()
+        let head = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.stdout.contains("(commit \(head))"))
+    }
+
+    @Test("the largest allowed write rate starts the server (a copy capped at 6 digits once refused it)")
+    func largestWriteRate() throws {
+        let directory = try TemporaryDirectory("ratings-rate")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--write-rate", "1000000", "--write-burst", "1000000",
+                                         "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        #expect(server.waitForPort() != nil, "\(server.stderr)")
+        #expect(server.stderr.contains("limits: 1000000 writes/s per rater, bursts of 1000000"))
+    }
+
+    @Test("--log-format json writes one JSON object per access-log line, with the request id")
+    func jsonLogs() throws {
+        let directory = try TemporaryDirectory("ratings-json-log")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--log-format", "json", "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        _ = try RawHTTPClient.exchange(port: port, "GET /v1/items/x HTTP/1.1\nHost: t\nX-Request-ID: j-1\n\n")
+        #expect(server.waitForOutput("\"requestId\":\"j-1\""))
+        let line = try #require(server.stdout.split(separator: "\n").first { $0.contains("j-1") })
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["status"] as? Int == 200 && object?["target"] as? String == "/v1/items/x")
+    }
+
+    @Test("RATINGS_JWT_SECRET_FILE: the secret is read from the file, as container secrets are mounted")
+    func secretFromFile() throws {
+        let directory = try TemporaryDirectory("ratings-secret-file")
+        defer { directory.remove() }
+        let secret = "a-shared-secret-of-at-least-32-bytes!"
+        try (secret + "\n").write(toFile: directory.file("jwt"), atomically: true, encoding: .utf8)
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")],
+                                        environment: ["RATINGS_JWT_SECRET_FILE": directory.file("jwt")])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        let put = "PUT /v1/items/i/ratings/u-1 HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n"
+        #expect(try RawHTTPClient.exchange(port: port, put + "\n{\"stars\":4}").status == 401)
+        let token = TestTokens.hs256(secret: secret, claims: #"{"sub":"u-1"}"#)
+        #expect(try RawHTTPClient.exchange(port: port, put + "Authorization: Bearer \(token)\n\n{\"stars\":4}").status == 201)
+        let both = try RatingsProcess.run(["serve", "--port", "0"], environment: ["RATINGS_JWT_SECRET_FILE": directory.file("jwt"),
+                                                                                  "RATINGS_JWT_SECRET": secret])
+        #expect(both.status == 2 && both.stderr.contains("not both"))
+    }
+
     @Test("healthcheck fails when nothing answers")
     func healthcheckFails() throws {
         let result = try RatingsProcess.run(["healthcheck", "--url", "http://127.0.0.1:1/healthz"])

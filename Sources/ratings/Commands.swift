@@ -1,0 +1,58 @@
+/// The commands of `ratings` and their settings: the one table they are parsed from and their
+/// help is written from.
+enum Commands {
+    static let database = Setting("database", "RATINGS_DATABASE", "PATH", .text, default: "ratings.sqlite",
+                                  "SQLite file, created if missing")
+
+    static let serve = Command(
+        name: "serve",
+        summary: "Applies pending migrations, then serves the HTTP API until SIGTERM or SIGINT.",
+        details: """
+            Logs "listening on http://HOST:PORT" once listening, and one access-log line per request on
+            standard output. SIGTERM or SIGINT drains: requests under way are answered, then it exits 0.
+            Without a token key (RATINGS_JWT_*), the service runs open and says so at start.
+            """,
+        settings: [
+            Setting("host", "RATINGS_HOST", "H", .text, default: "127.0.0.1", "Address to bind; 0.0.0.0 for all"),
+            Setting("port", "RATINGS_PORT", "P", .integer(0...65_535), default: "8080", "Port, 0 for an ephemeral one"),
+            database,
+            Setting("default-max-rating", "RATINGS_DEFAULT_MAX_RATING", "N", .integer(1...10), default: "5",
+                    "Scale of items without their own"),
+            Setting("write-rate", "RATINGS_WRITE_RATE", "N", .integer(0...1_000_000), default: "5",
+                    "Rating writes per second per rater, 0 for no limit"),
+            Setting("write-burst", "RATINGS_WRITE_BURST", "N", .integer(1...1_000_000), default: "20",
+                    "Writes a rater may make at once"),
+            Setting("log-format", "RATINGS_LOG_FORMAT", "FORMAT", .choice(["text", "json"]), default: "text",
+                    "Access and error log lines as words or as one JSON object each"),
+            Setting(nil, "RATINGS_JWT_SECRET", "SECRET", .secret, default: nil,
+                    "HS256 shared secret, at least 32 bytes (or RATINGS_JWT_SECRET_FILE: a file holding it)"),
+            Setting(nil, "RATINGS_JWT_PUBLIC_KEY_FILE", "FILE", .text, default: nil,
+                    "PEM public key: RSA for RS256, P-256 for ES256"),
+        ])
+
+    static let migrate = Command(
+        name: "migrate",
+        summary: "Applies the migrations built into this binary that the database lacks, then exits 0.",
+        details: "Each migration runs in its own transaction with its bookkeeping row. Running it again changes nothing.",
+        settings: [database])
+
+    static let healthcheck = Command(
+        name: "healthcheck",
+        summary: "Exits 0 when the URL answers 200, 1 otherwise (for container health checks, where no curl exists).",
+        details: "Without --url it checks the port `serve` would listen on: RATINGS_PORT, else 8080.",
+        settings: [
+            Setting("url", "RATINGS_HEALTHCHECK_URL", "URL", .text, default: "http://127.0.0.1:$RATINGS_PORT/healthz", "What to check"),
+        ])
+
+    static let all = [serve, migrate, healthcheck]
+
+    /// `ratings --help`.
+    static var usage: String {
+        var lines = ["ratings \(BuildInfo.version): star ratings for items, with display and accessibility strings, over HTTP.", "", "Usage:"]
+        for command in all { lines.append("  ratings \(command.name) [options]") }
+        lines += ["  ratings --version", "  ratings --help | ratings COMMAND --help", "", "Commands:"]
+        let width = all.map(\.name.count).max() ?? 0
+        for command in all { lines.append("  " + column(command.name, width + 2) + command.summary) }
+        return lines.joined(separator: "\n")
+    }
+}
