@@ -17,6 +17,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
+        // libpq from the system (Debian: libpq-dev), for the PostgreSQL engine.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+
         // Linux socket interfaces Glibc does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -40,6 +43,9 @@ let package = Package(
         // IO: SQLite storage of ratings, migrations embedded at build time.
         .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
+        // IO: PostgreSQL storage of ratings, for any number of replicas on one database.
+        .target(name: "PostgresStore", dependencies: ["RatingsCore", "CLibPQ", "Locking"],
+                swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
         .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
@@ -47,7 +53,7 @@ let package = Package(
         .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
+                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
                           swiftSettings: strict, plugins: ["EmbedFiles"]),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
@@ -55,7 +61,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
+        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
@@ -63,6 +69,8 @@ let package = Package(
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),

@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// Compiles files the binary must carry into Swift source, so it runs without the source tree:
-/// `migrations/*.sql` into SQLiteStore, `locales/*.json` into RatingsCore, `openapi.yaml` into
+/// `migrations/<engine>/*.sql` into SQLiteStore and PostgresStore, `locales/*.json` into RatingsCore, `openapi.yaml` into
 /// RatingsAPI, and the commit the build comes from into the executable.
 @main
 struct EmbedFiles: BuildToolPlugin {
@@ -11,8 +11,9 @@ struct EmbedFiles: BuildToolPlugin {
         let tool = try context.tool(named: "EmbedFilesTool").url
         let output = context.pluginWorkDirectoryURL.appending(path: "Embedded\(target.name).swift")
         switch target.name {
-        case "SQLiteStore":
-            let files = try Self.files(in: root.appending(path: "migrations"), ending: "sql")
+        case "SQLiteStore", "PostgresStore":
+            let engine = target.name == "SQLiteStore" ? "sqlite" : "postgresql"
+            let files = try Self.files(in: root.appending(path: "migrations").appending(path: engine), ending: "sql")
             return [.buildCommand(displayName: "Embedding \(files.count) migrations", executable: tool,
                                   arguments: ["files", "embeddedMigrationFiles", output.path] + files.map(\.path),
                                   inputFiles: files, outputFiles: [output])]

@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
     private let state = Locked(State.idle)
     private let running = Locked<Running?>(nil)
     /// The loop threads, until the first `waitUntilStopped` takes them to join.
-    private let unjoined = Locked<[LoopThread]?>(nil)
+    private let unjoined = Locked<[JoinableThread]?>(nil)
     private let stoppedSignal = DispatchSemaphore(value: 0)
     private let signalSources = Locked<[SignalSources]>([])
     /// Counters about connections, for `/metrics`.
@@ -53,17 +53,17 @@ public final class HTTPServer: Sendable {
             System.raiseOpenFileLimit()
             let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             var loops: [EventLoop] = []
-            var threads: [LoopThread] = []
+            var threads: [JoinableThread] = []
             do {
                 for _ in 0..<max(1, configuration.eventLoops) {
                     let loop = try EventLoop(logFD: configuration.accessLogFD, errorLog: configuration.errorLog)
                     try Acceptor(socket: socket, loop: loop, shared: shared).start()
                     loops.append(loop)
                 }
-                for loop in loops { threads.append(try LoopThread.start { loop.run() }) }
+                for loop in loops { threads.append(try JoinableThread.start { loop.run() }) }
             } catch {
                 for loop in loops.prefix(threads.count) { loop.stop() }
-                for thread in threads { try? thread.join() }
+                for thread in threads { _ = thread.join() }
                 socket.close()
                 throw error
             }
@@ -93,7 +93,7 @@ public final class HTTPServer: Sendable {
     /// Blocks until the server has stopped: joins every loop thread, then closes the socket.
     public func waitUntilStopped() {
         // The first caller joins; any other waits for it.
-        guard let threads = unjoined.withLock({ current -> [LoopThread]? in
+        guard let threads = unjoined.withLock({ current -> [JoinableThread]? in
             defer { current = nil }
             return current
         }) else {
@@ -102,7 +102,8 @@ public final class HTTPServer: Sendable {
             return
         }
         for thread in threads {
-            do { try thread.join() } catch { configuration.errorLog("server: \(error)") }
+            let result = thread.join()
+            if result != 0 { configuration.errorLog("server: pthread_join failed (errno \(result))") }
         }
         running.withLock { $0?.socket.close() }
         state.withLock { $0 = .stopped }

@@ -1,3 +1,5 @@
+import RatingsCore
+
 /// Brings a database up to the binary's schema: each pending migration in its own transaction,
 /// together with its bookkeeping row (name, checksum, time). Refuses a database whose applied
 /// migrations were edited or come from a newer binary.
@@ -18,15 +20,8 @@ struct Migrator {
             // IMMEDIATE takes the write lock first, so two processes starting together serialize.
             try connection.execute("BEGIN IMMEDIATE")
             do {
-                let recorded = try recordedChecksums(connection)
-                if let unknown = recorded.keys.sorted().first(where: { name in !migrations.contains { $0.name == name } }) {
-                    throw MigrationError.unknown(name: unknown)
-                }
-                if let checksum = recorded[migration.name] {
-                    guard checksum == migration.checksum else {
-                        throw MigrationError.edited(name: migration.name, recorded: checksum, embedded: migration.checksum)
-                    }
-                } else {
+                // Checked again inside each transaction: another process may have moved on.
+                if try Migration.pending(migrations, recorded: recordedChecksums(connection)).contains(migration) {
                     try connection.execute(migration.sql)
                     let insert = try connection.prepare("INSERT INTO schema_migrations (name, checksum) VALUES (?1, ?2)")
                     try insert.run { () throws(SQLiteError) in

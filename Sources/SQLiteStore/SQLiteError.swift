@@ -13,20 +13,3 @@ public struct SQLiteError: StorageFailure, Sendable, Equatable {
 
     public var description: String { "SQLite error \(code) (\(message)) during \(operation)" }
 }
-
-/// Why the store refused to open a database, with the migration file to look at.
-public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An applied migration's file changed after it was applied.
-    case edited(name: String, recorded: String, embedded: String)
-    /// The database records a migration this binary does not have: a newer binary migrated it.
-    case unknown(name: String)
-
-    public var description: String {
-        switch self {
-        case let .edited(name, recorded, embedded):
-            return "migration \(name) was edited after it was applied (recorded checksum \(recorded), this binary has \(embedded)); restore the original file and add a new migration instead"
-        case let .unknown(name):
-            return "the database has migration \(name), which this binary does not know: it was migrated by a newer binary; run that binary or restore a backup"
-        }
-    }
-}

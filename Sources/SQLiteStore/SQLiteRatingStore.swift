@@ -10,6 +10,9 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var maxIdleReaders: Int = 4
     /// How often the WAL is checkpointed beside the writer, in milliseconds.
     public var checkpointIntervalMilliseconds = 100
+    /// Whether the store claims the file for this process alone (`ratings serve` does, so a
+    /// second server on the same file is refused). Default false.
+    public var claimsFile = false
 
     public init(path: String) { self.path = path }
 }
@@ -20,9 +23,11 @@ public final class SQLiteRatingStore: RatingStore {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
     private let checkpointer: Checkpointer
+    private let ownership: FileOwnership?
 
     /// Opens the database, applies pending migrations, and prepares every statement.
     public init(_ configuration: SQLiteStoreConfiguration) throws {
+        ownership = configuration.claimsFile ? try FileOwnership(path: configuration.path) : nil
         let (connection, _) = try Self.openMigrated(configuration)
         writer = GroupCommitWriter(session: try WriteSession(connection: connection))
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
@@ -30,6 +35,9 @@ public final class SQLiteRatingStore: RatingStore {
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                              maxIdle: configuration.maxIdleReaders)
     }
+
+    /// The migrations of `migrations/sqlite/` this binary carries, in order.
+    public static let migrations = Migration.sorted(embeddedMigrationFiles)
 
     /// Applies pending migrations to the database at `path`; returns the names applied.
     public static func migrate(_ configuration: SQLiteStoreConfiguration) throws -> [String] {
@@ -40,7 +48,7 @@ public final class SQLiteRatingStore: RatingStore {
     private static func openMigrated(_ configuration: SQLiteStoreConfiguration) throws -> (connection: SQLiteConnection, applied: [String]) {
         let connection = try SQLiteConnection(path: configuration.path)
         try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-        return (connection, try Migrator(migrations: Migration.bundled).migrate(connection))
+        return (connection, try Migrator(migrations: SQLiteRatingStore.migrations).migrate(connection))
     }
 
     public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {

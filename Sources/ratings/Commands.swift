@@ -1,8 +1,8 @@
 /// The commands of `ratings` and their settings: the one table they are parsed from and their
 /// help is written from.
 enum Commands {
-    static let database = Setting("database", "RATINGS_DATABASE", "PATH", .text, default: "ratings.sqlite",
-                                  "SQLite file, created if missing")
+    static let database = Setting("database", "RATINGS_DATABASE", "PATH|URI", .text, default: "ratings.sqlite",
+                                  "SQLite file, created if missing, or a postgresql:// URI (password also from PGPASSWORD or .pgpass)")
 
     static let serve = Command(
         name: "serve",
@@ -16,6 +16,8 @@ enum Commands {
             Setting("host", "RATINGS_HOST", "H", .text, default: "127.0.0.1", "Address to bind; 0.0.0.0 for all"),
             Setting("port", "RATINGS_PORT", "P", .integer(0...65_535), default: "8080", "Port, 0 for an ephemeral one"),
             database,
+            Setting("database-pool", "RATINGS_DATABASE_POOL", "N", .integer(1...1_000), default: "10",
+                    "PostgreSQL connections this process keeps at most"),
             Setting("default-max-rating", "RATINGS_DEFAULT_MAX_RATING", "N", .integer(1...10), default: "5",
                     "Scale of items without their own"),
             Setting("write-rate", "RATINGS_WRITE_RATE", "N", .integer(0...1_000_000), default: "5",

@@ -1,4 +1,3 @@
-import SQLiteStore
 
 /// `ratings migrate`: applies pending migrations and exits.
 enum MigrateCommand {
@@ -8,9 +7,10 @@ enum MigrateCommand {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        let path = options.text("database") ?? "ratings.sqlite"
+        let database = DatabaseChoice(options.text("database") ?? "ratings.sqlite", poolSize: 1)
+        let path = database.description
         do {
-            let applied = try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))
+            let applied = try database.migrate()
             FileOutput.out(applied.isEmpty
                 ? "database \(path) is up to date"
                 : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s") to \(path): \(applied.joined(separator: ", "))")

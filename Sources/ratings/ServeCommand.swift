@@ -3,12 +3,11 @@ import HTTPServer
 import RatingsAPI
 import RatingsCore
 import JSON
-import SQLiteStore
 
 /// What `ratings serve` runs with, read from its flags and environment.
 struct ServeSettings {
     var server = ServerConfiguration()
-    var databasePath: String
+    var database: DatabaseChoice
     var defaultScale: Scale
     var logFormat: LogFormat
     var security: Security
@@ -16,7 +15,7 @@ struct ServeSettings {
     init(_ options: Options) throws {
         server.host = options.text("host") ?? server.host
         server.port = try options.integer("port")
-        databasePath = options.text("database") ?? "ratings.sqlite"
+        database = DatabaseChoice(options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"))
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         security = try Security(options)
@@ -47,11 +46,11 @@ enum ServeCommand {
     }
 
     private static func serve(_ settings: ServeSettings) -> Int32 {
-        let store: SQLiteRatingStore
+        let store: any RatingStore, closeStore: () -> Void
         do {
-            store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: settings.databasePath))
+            (store, closeStore) = try settings.database.openForServing()
         } catch {
-            FileOutput.error("ratings serve: cannot open database \(settings.databasePath): \(error)")
+            FileOutput.error("ratings serve: cannot open database \(settings.database.description): \(error)")
             return 1
         }
         let languages: LanguageCatalog
@@ -83,9 +82,9 @@ enum ServeCommand {
             return 1
         }
         let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
-        FileOutput.out("listening on http://\(host):\(port) (database \(settings.databasePath), default maxRating \(settings.defaultScale.maxRating))")
+        FileOutput.out("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))")
         server.waitUntilStopped()
-        store.flush()
+        closeStore()
         FileOutput.out("stopped")
         return 0
     }

@@ -17,9 +17,9 @@ private func token(_ subject: String, scope: String? = nil, expiresIn: Int = 300
 
 @Suite("Only raters change their own ratings; abuse is limited")
 struct AccessTests {
-    @Test("with a key configured: no token 401, bad token 401, another rater 403, own rating 201; me means the subject")
-    func ratersChangeOnlyTheirOwn() async throws {
-        try await withAPI(verifier: try JWTVerifier(secret: secret)) { service in
+    @Test("with a key configured: no token 401, bad token 401, another rater 403, own rating 201; me means the subject", arguments: TestEngine.all)
+    func ratersChangeOnlyTheirOwn(engine: TestEngine) async throws {
+        try await withAPI(engine, verifier: try JWTVerifier(secret: secret)) { service in
             let anonymous = service.request("PUT", "/v1/items/i/ratings/u-17", json: #"{"stars":4}"#)
             #expect(anonymous.status == 401)
             #expect(anonymous.header("www-authenticate")?.hasPrefix("Bearer") == true)
@@ -47,9 +47,9 @@ struct AccessTests {
         }
     }
 
-    @Test("configuring a scale needs the ratings:admin scope")
-    func adminScope() async throws {
-        try await withAPI(verifier: try JWTVerifier(secret: secret)) { service in
+    @Test("configuring a scale needs the ratings:admin scope", arguments: TestEngine.all)
+    func adminScope(engine: TestEngine) async throws {
+        try await withAPI(engine, verifier: try JWTVerifier(secret: secret)) { service in
             #expect(service.request("PUT", "/v1/items/cake", json: #"{"maxRating":3}"#).status == 401)
             let plain = service.request("PUT", "/v1/items/cake", json: #"{"maxRating":3}"#, headers: ["Authorization": "Bearer " + token("u-1")])
             #expect(plain.status == 403 && plain.header("www-authenticate")?.contains("insufficient_scope") == true)
@@ -59,11 +59,11 @@ struct AccessTests {
         }
     }
 
-    @Test("RS256 and ES256 tokens from a PEM key work end to end")
-    func publicKeyTokens() async throws {
+    @Test("RS256 and ES256 tokens from a PEM key work end to end", arguments: TestEngine.all)
+    func publicKeyTokens(engine: TestEngine) async throws {
         for kind in [TestKeyPair.Kind.rsa, .ec] {
             let pair = TestKeyPair(kind)
-            try await withAPI(verifier: try JWTVerifier(publicKeyPEM: pair.publicKeyPEM)) { service in
+            try await withAPI(engine, verifier: try JWTVerifier(publicKeyPEM: pair.publicKeyPEM)) { service in
                 let exp = now + 60
                 let response = service.request("PUT", "/v1/items/i/ratings/me", json: #"{"stars":5}"#,
                                                    headers: ["Authorization": "Bearer " + pair.token(claims: "{\"sub\":\"u-1\",\"exp\":\(exp)}")])
@@ -72,9 +72,9 @@ struct AccessTests {
         }
     }
 
-    @Test("a rater over the write limit gets 429 with Retry-After; others are unaffected; a token returns after a second")
-    func writeLimit() async throws {
-        try await withAPI(writeLimiter: WriteRateLimiter(ratePerSecond: 1, burst: 3)) { service in
+    @Test("a rater over the write limit gets 429 with Retry-After; others are unaffected; a token returns after a second", arguments: TestEngine.all)
+    func writeLimit(engine: TestEngine) async throws {
+        try await withAPI(engine, writeLimiter: WriteRateLimiter(ratePerSecond: 1, burst: 3)) { service in
             var statuses: [Int] = []
             for stars in 1...5 {
                 statuses.append(service.request("PUT", "/v1/items/i/ratings/busy", json: "{\"stars\":\(stars)}").status)

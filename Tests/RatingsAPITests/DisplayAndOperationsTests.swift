@@ -33,9 +33,9 @@ struct DisplayAndOperationsTests {
         }
     }
 
-    @Test("health, readiness, metrics and the spec")
-    func operations() async throws {
-        try await withAPI { service in
+    @Test("health, readiness, metrics and the spec", arguments: TestEngine.all)
+    func operations(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             #expect(service.request("GET", "/healthz").text == #"{"status":"ok"}"#)
             #expect(service.request("GET", "/readyz").status == 200)
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 3}"#)
@@ -75,11 +75,11 @@ struct DisplayAndOperationsTests {
         }
     }
 
-    @Test("HEAD is answered on every GET route, as GET", arguments: [
+    @Test("HEAD is answered on every GET route, as GET", arguments: TestEngine.all, [
         "/v1/items/i", "/v1/items/i/ratings/r", "/v1/items?ids=a,b", "/v1/display?value=2", "/healthz", "/readyz", "/metrics", "/openapi.yaml",
     ])
-    func headEverywhere(path: String) async throws {
-        try await withAPI { service in
+    func headEverywhere(engine: TestEngine, path: String) async throws {
+        try await withAPI(engine) { service in
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 3}"#)
             let get = service.request("GET", path)
             let head = service.request("HEAD", path)

@@ -4,18 +4,18 @@ import Testing
 
 @Suite("Item summaries, batches and scales")
 struct ItemEndpointTests {
-    @Test("an unknown item reads as not rated on the default scale, never 404")
-    func unknownItemIsNotRated() async throws {
-        try await withAPI(defaultMaxRating: 7) { service in
+    @Test("an unknown item reads as not rated on the default scale, never 404", arguments: TestEngine.all)
+    func unknownItemIsNotRated(engine: TestEngine) async throws {
+        try await withAPI(engine, defaultMaxRating: 7) { service in
             let response = service.request("GET", "/v1/items/nobody-rated-this")
             #expect(response.status == 200)
             #expect(response.text == #"{"itemId":"nobody-rated-this","maxRating":7,"count":0,"average":null,"distribution":[0,0,0,0,0,0,0],"display":{"value":0,"symbols":["star","star","star","star","star","star","star"],"fill":[0,0,0,0,0,0,0],"accessibilityLabel":"Rating","accessibilityValue":"Not rated","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
         }
     }
 
-    @Test("the summary ETag changes when a write changes the body, and 304 otherwise")
-    func summaryETag() async throws {
-        try await withAPI { service in
+    @Test("the summary ETag changes when a write changes the body, and 304 otherwise", arguments: TestEngine.all)
+    func summaryETag(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             let before = service.request("GET", "/v1/items/i")
             let etag = try #require(before.header("etag"))
             #expect(service.request("GET", "/v1/items/i", headers: ["If-None-Match": etag]).status == 304)
@@ -26,9 +26,9 @@ struct ItemEndpointTests {
         }
     }
 
-    @Test("configuring a scale: 201 first, 200 after, 409 with ratings on another scale, 422 outside 1...10")
-    func configureScale() async throws {
-        try await withAPI { service in
+    @Test("configuring a scale: 201 first, 200 after, 409 with ratings on another scale, 422 outside 1...10", arguments: TestEngine.all)
+    func configureScale(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             let first = service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 3}"#)
             #expect(first.status == 201 && object(first)["maxRating"] as? Int == 3)
             #expect(service.request("PUT", "/v1/items/cake", json: #"{"maxRating": 4}"#).status == 200)
@@ -45,18 +45,18 @@ struct ItemEndpointTests {
         }
     }
 
-    @Test("the first rating fixes the default scale; it survives clearing every rating")
-    func firstRatingFixesScale() async throws {
-        try await withAPI(defaultMaxRating: 4) { service in
+    @Test("the first rating fixes the default scale; it survives clearing every rating", arguments: TestEngine.all)
+    func firstRatingFixesScale(engine: TestEngine) async throws {
+        try await withAPI(engine, defaultMaxRating: 4) { service in
             _ = service.request("PUT", "/v1/items/soup/ratings/r", json: #"{"stars": 4}"#)
             _ = service.request("DELETE", "/v1/items/soup/ratings/r")
             #expect(object(service.request("GET", "/v1/items/soup"))["maxRating"] as? Int == 4)
         }
     }
 
-    @Test("a batch answers in the order asked, repeats repeated, ids percent-decoded")
-    func batchOrder() async throws {
-        try await withAPI { service in
+    @Test("a batch answers in the order asked, repeats repeated, ids percent-decoded", arguments: TestEngine.all)
+    func batchOrder(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             _ = service.request("PUT", "/v1/items/b/ratings/r", json: #"{"stars": 2}"#)
             _ = service.request("PUT", "/v1/items/a:1/ratings/r", json: #"{"stars": 5}"#)
             let response = service.request("GET", "/v1/items?ids=b,a%3A1,zzz,b")
@@ -82,9 +82,9 @@ struct ItemEndpointTests {
         }
     }
 
-    @Test("100 ids are fine")
-    func hundredIds() async throws {
-        try await withAPI { service in
+    @Test("100 ids are fine", arguments: TestEngine.all)
+    func hundredIds(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             let response = service.request("GET", "/v1/items?ids=" + (0..<100).map { "i\($0)" }.joined(separator: ","))
             #expect(response.status == 200)
             #expect((object(response)["items"] as? [Any])?.count == 100)

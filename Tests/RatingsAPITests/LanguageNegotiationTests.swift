@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Displays in the client's language, called directly over the in-memory store")
 struct LanguageNegotiationTests {
-    @Test("seed examples in every language on every endpoint that shows a display", arguments: LanguageSeedExample.all)
-    func seedExamplesEverywhere(_ expected: LanguageSeedExample) async throws {
-        try await withAPI { service in
+    @Test("seed examples in every language on every endpoint that shows a display", arguments: TestEngine.all, LanguageSeedExample.all)
+    func seedExamplesEverywhere(engine: TestEngine, _ expected: LanguageSeedExample) async throws {
+        try await withAPI(engine) { service in
             let asked = ["Accept-Language": expected.tag]
             for (rater, stars) in [("a", 3), ("b", 4)] {
                 _ = service.request("PUT", "/v1/items/half/ratings/\(rater)", json: "{\"stars\":\(stars)}")
@@ -64,11 +64,11 @@ struct LanguageNegotiationTests {
         }
     }
 
-    @Test("a malformed lang is 400 saying what a tag looks like, and a write with it stores nothing", arguments: [
+    @Test("a malformed lang is 400 saying what a tag looks like, and a write with it stores nothing", arguments: TestEngine.all, [
         "e!", "", "es-", "1es", "es%ZZ", "abcdefghi", "es--MX", String(repeating: "ab-", count: 22) + "ab",
     ])
-    func malformedLang(lang: String) async throws {
-        try await withAPI { service in
+    func malformedLang(engine: TestEngine, lang: String) async throws {
+        try await withAPI(engine) { service in
             let read = service.request("GET", "/v1/items/i?lang=\(lang)")
             #expect(read.status == 400)
             #expect(detail(read).contains("lang must be one language tag such as es or es-MX"))
@@ -86,9 +86,9 @@ struct LanguageNegotiationTests {
         }
     }
 
-    @Test("each language has its own ETag; a 304 repeats the ETag and Vary")
-    func etagPerLanguage() async throws {
-        try await withAPI { service in
+    @Test("each language has its own ETag; a 304 repeats the ETag and Vary", arguments: TestEngine.all)
+    func etagPerLanguage(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 4}"#)
             let spanish = service.request("GET", "/v1/items/i", headers: ["Accept-Language": "es"])
             let english = service.request("GET", "/v1/items/i")

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("PUT, GET and DELETE of a rating, called directly over the in-memory store")
 struct RatingEndpointTests {
-    @Test("submit answers 201, replace answers 200, both with the rating, its display and the summary")
-    func submitThenReplace() async throws {
-        try await withAPI { service in
+    @Test("submit answers 201, replace answers 200, both with the rating, its display and the summary", arguments: TestEngine.all)
+    func submitThenReplace(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             let created = service.request("PUT", "/v1/items/dinner-42/ratings/u-17", json: #"{"stars": 4}"#)
             #expect(created.status == 201)
             let body = object(created)
@@ -25,9 +25,9 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("the contract's summary example: 3, 4, 4 averages 3.67 and shows 3.5")
-    func summaryExample() async throws {
-        try await withAPI { service in
+    @Test("the contract's summary example: 3, 4, 4 averages 3.67 and shows 3.5", arguments: TestEngine.all)
+    func summaryExample(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             for (rater, stars) in [("a", 3), ("b", 4), ("c", 4)] {
                 _ = service.request("PUT", "/v1/items/dinner-42/ratings/\(rater)", json: "{\"stars\":\(stars)}")
             }
@@ -36,13 +36,13 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("stars that are not an integer on the scale are 422 naming the range", arguments: [
+    @Test("stars that are not an integer on the scale are 422 naming the range", arguments: TestEngine.all, [
         #"{"stars": null}"#, #"{"stars": "4"}"#, #"{"stars": true}"#, #"{"stars": 3.5}"#, #"{"stars": 4.5e0}"#,
         #"{"stars": 1e100}"#, #"{"stars": 0}"#, #"{"stars": 6}"#, #"{"stars": -1}"#, #"{}"#, #"[4]"#, #""4""#, "4",
         #"{"stars": 99999999999999999999999}"#, #"{"stars": [4]}"#,
     ])
-    func rejectsStarsOutsideScale(json: String) async throws {
-        try await withAPI { service in
+    func rejectsStarsOutsideScale(engine: TestEngine, json: String) async throws {
+        try await withAPI(engine) { service in
             let response = service.request("PUT", "/v1/items/i/ratings/r", json: json)
             #expect(response.status == 422)
             #expect(response.header("content-type") == "application/problem+json")
@@ -51,9 +51,9 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("the range in a 422 is the item's own scale")
-    func rangeFollowsItemScale() async throws {
-        try await withAPI { service in
+    @Test("the range in a 422 is the item's own scale", arguments: TestEngine.all)
+    func rangeFollowsItemScale(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             #expect(service.request("PUT", "/v1/items/tiny", json: #"{"maxRating": 3}"#).status == 201)
             let response = service.request("PUT", "/v1/items/tiny/ratings/r", json: #"{"stars": 4}"#)
             #expect(response.status == 422 && detail(response).contains("from 1 to 3"))
@@ -61,14 +61,15 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("a body that is not declared JSON is 415; declared JSON that does not parse is 400", arguments: [
+    @Test("a body that is not declared JSON is 415; declared JSON that does not parse is 400", arguments: TestEngine.all, [
         (nil as String?, #"{"stars":4}"#, 415), ("text/plain", #"{"stars":4}"#, 415), ("application/x-www-form-urlencoded", "stars=4", 415),
         ("application/json", #"{"stars":4"#, 400), ("application/json", "", 400), ("application/json", #"{"stars":4,"stars":5}"#, 400),
         ("application/json; charset=utf-8", #"{"stars":4}"#, 201), ("application/merge-patch+json", #"{"stars":4}"#, 201),
         ("APPLICATION/JSON", #"{"stars":4}"#, 201),
-    ])
-    func contentTypes(contentType: String?, body: String, status: Int) async throws {
-        try await withAPI { service in
+    ] as [(String?, String, Int)])
+    func contentTypes(engine: TestEngine, example: (contentType: String?, body: String, status: Int)) async throws {
+        let (contentType, body, status) = example
+        try await withAPI(engine) { service in
             let response = service.request("PUT", "/v1/items/i/ratings/r", body: Array(body.utf8),
                                            headerLines: contentType.map { [("content-type", $0)] } ?? [])
             #expect(response.status == status)
@@ -91,9 +92,9 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("clearing is idempotent: cleared true, then false; the summary follows")
-    func clearIsIdempotent() async throws {
-        try await withAPI { service in
+    @Test("clearing is idempotent: cleared true, then false; the summary follows", arguments: TestEngine.all)
+    func clearIsIdempotent(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 4}"#)
             let first = service.request("DELETE", "/v1/items/i/ratings/r")
             #expect(first.status == 200)
@@ -105,9 +106,9 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("reading one rating: 200 with a strong ETag, 304 when it matches, 404 when absent, HEAD like GET")
-    func readRating() async throws {
-        try await withAPI { service in
+    @Test("reading one rating: 200 with a strong ETag, 304 when it matches, 404 when absent, HEAD like GET", arguments: TestEngine.all)
+    func readRating(engine: TestEngine) async throws {
+        try await withAPI(engine) { service in
             let missing = service.request("GET", "/v1/items/i/ratings/r")
             #expect(missing.status == 404 && missing.header("content-type") == "application/problem+json")
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 1}"#)

@@ -17,7 +17,7 @@ struct AggregateConsistencyTests {
         }
     }
 
-    @Test("10,000 random upserts and clears, then every aggregate recomputed from the ratings table")
+    @Test("10,000 random upserts and clears, then every stored aggregate recomputed from the ratings table in SQL")
     func randomWritesKeepAggregatesExact() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

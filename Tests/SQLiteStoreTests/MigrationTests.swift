@@ -1,3 +1,4 @@
+import RatingsCore
 @testable import SQLiteStore
 import TestSupport
 import Testing
@@ -10,13 +11,13 @@ struct MigrationTests {
         defer { dir.remove() }
         let config = SQLiteStoreConfiguration(path: dir.file("db.sqlite"))
         let first = try SQLiteRatingStore.migrate(config)
-        #expect(first == Migration.bundled.map(\.name))
+        #expect(first == SQLiteRatingStore.migrations.map(\.name))
         #expect(!first.isEmpty)
         #expect(try SQLiteRatingStore.migrate(config) == [])
 
         let connection = try SQLiteConnection(path: config.path)
         #expect(try connection.scalarText("SELECT group_concat(name || '=' || checksum) FROM schema_migrations")
-            == Migration.bundled.map { "\($0.name)=\($0.checksum)" }.joined(separator: ","))
+            == SQLiteRatingStore.migrations.map { "\($0.name)=\($0.checksum)" }.joined(separator: ","))
         #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
     }
 
@@ -26,7 +27,7 @@ struct MigrationTests {
         defer { dir.remove() }
         let path = dir.file("db.sqlite")
         _ = try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))
-        let original = try #require(Migration.bundled.first)
+        let original = try #require(SQLiteRatingStore.migrations.first)
         let edited = Migration(name: original.name, sql: original.sql + "\n-- edited\n")
         let connection = try SQLiteConnection(path: path)
         #expect {
@@ -43,7 +44,7 @@ struct MigrationTests {
         defer { dir.remove() }
         let path = dir.file("db.sqlite")
         let future = Migration(name: "9999_from_the_future.sql", sql: "CREATE TABLE later (x INTEGER);")
-        _ = try Migrator(migrations: Migration.bundled + [future]).migrate(SQLiteConnection(path: path))
+        _ = try Migrator(migrations: SQLiteRatingStore.migrations + [future]).migrate(SQLiteConnection(path: path))
         #expect(throws: MigrationError.unknown(name: future.name)) {
             try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
         }

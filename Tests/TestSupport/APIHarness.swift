@@ -76,10 +76,13 @@ private final class TestLoop: RequestLoop {
     var lines: [String] { logged.withLock { $0 } }
 }
 
-/// Runs `body` with a fresh harness (see `APIHarness.init` for the settings).
-public func withAPI<T>(store: any RatingStore = InMemoryRatingStore(), defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
-                       writeLimiter: WriteRateLimiter? = nil, logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
-                       _ body: (APIHarness) async throws -> T) async throws -> T {
-    try await body(APIHarness(store: store, defaultMaxRating: defaultMaxRating, verifier: verifier, writeLimiter: writeLimiter,
-                              logFormat: logFormat, clock: clock))
+/// Runs `body` with a fresh harness over a fresh store of `engine` (see `APIHarness.init` for the
+/// settings), and removes the store afterwards.
+public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any RatingStore)? = nil, defaultMaxRating: Int = 5,
+                       verifier: (any IdentityVerifier)? = nil, writeLimiter: WriteRateLimiter? = nil, logFormat: LogFormat = .text,
+                       clock: ManualClock = ManualClock(), _ body: (APIHarness) async throws -> T) async throws -> T {
+    let (store, remove) = try given.map { ($0, {}) } ?? engine.makeStore()
+    defer { remove() }
+    return try await body(APIHarness(store: store, defaultMaxRating: defaultMaxRating, verifier: verifier, writeLimiter: writeLimiter,
+                                     logFormat: logFormat, clock: clock))
 }

@@ -1,0 +1,69 @@
+import Glibc
+
+/// A first-in, first-out queue that threads wait on: `take` blocks until an item arrives or the
+/// queue is closed. Built on a pthread mutex and condition variable, so ThreadSanitizer sees it.
+public final class WorkQueue<Item>: @unchecked Sendable {
+    // Safe: `items` and `closed` are read and written only between lock and unlock of `mutex`.
+    private var items: [Item] = []
+    private var head = 0
+    private var closed = false
+    // Safe: allocated once in init, destroyed and freed once in deinit; pthread needs stable addresses.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Safe: as `mutex`.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Adds an item and wakes one waiting thread; false (and the item dropped) once closed.
+    @discardableResult
+    public func put(_ item: Item) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard !closed else { return false }
+        items.append(item)
+        pthread_cond_signal(condition)
+        return true
+    }
+
+    /// The oldest item, waiting for one; nil once the queue is closed and empty.
+    public func take() -> Item? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while head == items.count && !closed { pthread_cond_wait(condition, mutex) }
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return item
+    }
+
+    /// Items waiting now.
+    public var count: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return items.count - head
+    }
+
+    /// Takes no more items; waiting threads finish what is queued, then get nil.
+    public func close() {
+        pthread_mutex_lock(mutex)
+        closed = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+}

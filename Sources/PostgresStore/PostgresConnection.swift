@@ -1,0 +1,168 @@
+internal import CLibPQ
+import Glibc
+
+/// Owns one libpq connection, used by one thread at a time. Every call takes a deadline on the
+/// monotonic clock and honours it: libpq runs non-blocking and we wait on its socket with
+/// `poll`, so a database that stops answering costs a timeout, never a hang.
+final class PostgresConnection {
+    // Safe: created by PQconnectStartParams in init, finished only in deinit.
+    private let handle: OpaquePointer
+    /// Statements prepared on this connection: SQL → statement name.
+    private var prepared: [String: String] = [:]
+    /// Set once a call fails in a way that leaves the connection unusable.
+    private(set) var isBroken = false
+
+    /// Connects to `uri` before `deadline`, then sets the session's server-side timeouts.
+    init(uri: String, applicationName: String, deadline: Double) throws(PostgresError) {
+        let keywords = ["application_name", "dbname"]
+        let values = [applicationName, uri]
+        // Later keywords override earlier ones, and the expanded URI counts as `dbname`'s place,
+        // so the URI's own settings win over our defaults.
+        let connection: OpaquePointer? = keywords.withCStrings { keys in values.withCStrings { vals in PQconnectStartParams(keys, vals, 1) } }
+        guard let connection else {
+            throw PostgresError(kind: .connection, sqlstate: "", operation: "PQconnectStartParams", message: "out of memory")
+        }
+        handle = connection
+        guard PQstatus(connection) != CONNECTION_BAD else { throw failure(.connection, "PQconnectStartParams") }
+        var status = PGRES_POLLING_WRITING
+        while status != PGRES_POLLING_OK {
+            switch status {
+            case PGRES_POLLING_FAILED: throw failure(.connection, "connect")
+            case PGRES_POLLING_READING: try wait(for: Int16(POLLIN), until: deadline, "connect")
+            default: try wait(for: Int16(POLLOUT), until: deadline, "connect")
+            }
+            status = PQconnectPoll(connection)
+        }
+        guard PQsetnonblocking(connection, 1) == 0 else { throw failure(.connection, "PQsetnonblocking") }
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Runs `sql` (one statement, `$1`… parameters as text, NULL for nil), prepared once per
+    /// connection, and returns its result.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [String?] = [], deadline: Double) throws(PostgresError) -> PostgresResult {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "s\(prepared.count)"
+            let sent = name.withCString { n in sql.withCString { s in PQsendPrepare(handle, n, s, Int32(parameters.count), nil) } }
+            try collect(sent, deadline: deadline, operation: sql)
+            prepared[sql] = name
+        }
+        let sent = parameters.withOptionalCStrings { values in
+            name.withCString { PQsendQueryPrepared(handle, $0, Int32(parameters.count), values, nil, nil, 0) }
+        }
+        return try collect(sent, deadline: deadline, operation: sql)
+    }
+
+    /// Runs one or more statements without parameters (migrations, BEGIN, session settings).
+    @discardableResult
+    func execute(_ sql: String, deadline: Double) throws(PostgresError) -> PostgresResult {
+        let sent = sql.withCString { PQsendQuery(handle, $0) }
+        return try collect(sent, deadline: deadline, operation: sql.count > 80 ? String(sql.prefix(80)) + "…" : sql)
+    }
+
+    /// Sends what libpq has queued and collects every result of the command, keeping the last
+    /// one (or the first error).
+    private func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
+        guard sent == 1 else { throw failure(.connection, operation) }
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            if flushed < 0 { throw failure(.connection, operation) }
+            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: deadline, operation)
+            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
+        }
+        var last: PostgresResult?
+        var firstError: PostgresError?
+        while true {
+            while PQisBusy(handle) == 1 {
+                try wait(for: Int16(POLLIN), until: deadline, operation)
+                guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
+            }
+            guard let raw = PQgetResult(handle) else { break }
+            let result = PostgresResult(raw)
+            switch PQresultStatus(raw) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                last = result
+            default:
+                if firstError == nil { firstError = result.error(operation: operation) }
+            }
+        }
+        if PQstatus(handle) == CONNECTION_BAD {
+            isBroken = true
+            throw firstError.map { PostgresError(kind: .connection, sqlstate: $0.sqlstate, operation: operation, message: $0.message) }
+                ?? failure(.connection, operation)
+        }
+        if let firstError { throw firstError }
+        guard let last else { throw PostgresError(kind: .connection, sqlstate: "", operation: operation, message: "no result") }
+        return last
+    }
+
+    /// Waits until the socket is ready for `events`, or throws a timeout at `deadline`.
+    private func wait(for events: Int16, until deadline: Double, _ operation: String) throws(PostgresError) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw failure(.connection, operation) }
+        while true {
+            let remaining = deadline - Monotonic.seconds()
+            guard remaining > 0 else {
+                isBroken = true // a statement may still run on the server; this connection is done
+                throw PostgresError(kind: .timeout, sqlstate: "", operation: operation, message: "no answer within the request's time")
+            }
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000)) + 1)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw failure(.connection, operation) }
+        }
+    }
+
+    /// The failure libpq reports now, marking the connection broken when it is.
+    private func failure(_ kind: PostgresError.Kind, _ operation: String) -> PostgresError {
+        if kind == .connection { isBroken = true }
+        let message = PQerrorMessage(handle).map { String(cString: $0) } ?? "unknown"
+        return PostgresError(kind: kind, sqlstate: "", operation: operation,
+                             message: message.trimmingCharacters(in: "\n "))
+    }
+}
+
+/// The monotonic clock, in seconds.
+enum Monotonic {
+    static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        return String(text)
+    }
+}
+
+extension Array where Element == String {
+    /// Calls `body` with a C array of C strings (NULL-terminated) valid for the call.
+    fileprivate func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        // Safe: every pointer is a strdup copy freed only after `body` returns.
+        let pointers = copies.map { UnsafePointer<CChar>($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+extension Array where Element == String? {
+    /// Calls `body` with a C array of parameter values (NULL for nil) valid for the call.
+    fileprivate func withOptionalCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        let copies = map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        // Safe: every pointer is a strdup copy (or NULL) freed only after `body` returns.
+        let pointers = copies.map { $0.map { UnsafePointer<CChar>($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

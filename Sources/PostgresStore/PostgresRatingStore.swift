@@ -1,0 +1,147 @@
+public import RatingsCore
+
+/// The ratings store on PostgreSQL, for any number of `ratings serve` processes sharing one
+/// database: no cache (every read asks the database, so every replica sees every acknowledged
+/// write), aggregates updated in the same transaction as each rating under a lock on the item's
+/// row, transactions retried on serialization failures and deadlocks, a bounded pool, and a
+/// deadline on every request so an outage answers 503 instead of hanging.
+public final class PostgresRatingStore: RatingStore {
+    /// The migrations of `migrations/postgresql/` this binary carries, in order.
+    public static let migrations = Migration.sorted(embeddedMigrationFiles)
+
+    private let configuration: PostgresConfiguration
+    private let pool: ConnectionPool
+
+    /// Connects, applies pending migrations (waiting for any other process doing the same), and
+    /// starts the pool.
+    public init(_ configuration: PostgresConfiguration) throws {
+        self.configuration = configuration
+        _ = try Self.migrate(configuration)
+        pool = try ConnectionPool(configuration)
+    }
+
+    /// Applies pending migrations; returns the names applied.
+    public static func migrate(_ configuration: PostgresConfiguration) throws -> [String] {
+        // Migrations may take a while on a large database; they get a minute, not a request's time.
+        let deadline = Monotonic.seconds() + 60
+        let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings migrate", deadline: deadline)
+        return try PostgresMigrator(migrations: migrations).migrate(connection, deadline: deadline)
+    }
+
+    /// Finishes queued requests and closes every connection.
+    public func close() { pool.close() }
+
+    // MARK: Reads
+
+    public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectItem, [item.rawValue], deadline: deadline)
+            return SummaryRow.first(of: rows)?.summary(of: item) ?? .empty(item, on: defaultScale)
+        }, completion: completion)
+    }
+
+    public func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
+        pool.run({ connection, deadline in
+            // Identifiers hold no quote, backslash or comma, so each can be quoted as it is.
+            let array = "{" + Set(items.map(\.rawValue)).map { "\"\($0)\"" }.joined(separator: ",") + "}"
+            let rows = try connection.query(PostgresSQL.selectItems, [array], deadline: deadline)
+            var found: [String: SummaryRow] = [:]
+            for row in 0..<rows.rowCount { found[rows.text(row, 0)] = SummaryRow(rows, row: row, offset: 1) }
+            return items.map { found[$0.rawValue]?.summary(of: $0) ?? .empty($0, on: defaultScale) }
+        }, completion: completion)
+    }
+
+    public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectRatingWithScale, [item.rawValue, rater.rawValue], deadline: deadline)
+            guard rows.rowCount > 0 else { return nil }
+            return Rating(item: item, rater: rater, stars: Stars(stored: rows.int(0, 0)),
+                          scale: (try? Scale(maxRating: rows.int(0, 2))) ?? defaultScale, updatedAtMilliseconds: Int64(rows.int(0, 1)))
+        }, completion: completion)
+    }
+
+    public func checkReady(completion: @escaping StoreCompletion<Void>) {
+        pool.run({ connection, deadline in _ = try connection.query(PostgresSQL.ping, deadline: deadline) }, completion: completion)
+    }
+
+    // MARK: Writes
+
+    public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
+        write(completion) { connection, deadline in
+            let item = try SummaryRow(connection.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.defaultScale.maxRating)],
+                                                       deadline: deadline))
+            let stars = try Stars(request.stars, on: item.scale)
+            let previous = try Self.stars(request.item, request.rater, connection, deadline)
+            try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
+                                                            String(request.nowMilliseconds)], deadline: deadline)
+            let summary = try Self.move(request.item, into: stars.count, outOf: previous, connection, deadline)
+            let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
+                                updatedAtMilliseconds: request.nowMilliseconds)
+            return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
+        }
+    }
+
+    public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
+        write(completion) { connection, deadline in
+            guard let item = try SummaryRow.first(of: connection.query(PostgresSQL.lockExistingItem, [request.item.rawValue], deadline: deadline)) else {
+                return ClearOutcome(cleared: false, summary: .empty(request.item, on: request.defaultScale))
+            }
+            let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
+            guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
+            return ClearOutcome(cleared: true, summary: try Self.move(request.item, into: nil, outOf: removed.int(0, 0), connection, deadline))
+        }
+    }
+
+    public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
+        write(completion) { connection, deadline in
+            let item = try SummaryRow(connection.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.scale.maxRating)],
+                                                       deadline: deadline))
+            if item.count > 0, item.scale != request.scale {
+                throw RatingError.scaleConflict(current: item.scale, requested: request.scale, ratingCount: item.count)
+            }
+            let updated = try SummaryRow(connection.query(PostgresSQL.setScale, [request.item.rawValue, String(request.scale.maxRating)],
+                                                          deadline: deadline))
+            return ConfigureOutcome(created: !item.isScaleExplicit, summary: updated.summary(of: request.item))
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection, again from the start after a
+    /// serialization failure or deadlock; the result is delivered once COMMIT has returned.
+    private func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
+                                    _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
+        let retries = configuration.maxRetries
+        pool.run({ connection, deadline in
+            var attempt = 0
+            while true {
+                do {
+                    try connection.execute("BEGIN", deadline: deadline)
+                    let value = try body(connection, deadline)
+                    try connection.execute("COMMIT", deadline: deadline)
+                    return value
+                } catch {
+                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK", deadline: deadline) }
+                    if let failure = error as? PostgresError, failure.isRetryable, attempt < retries {
+                        attempt += 1
+                        continue
+                    }
+                    throw error
+                }
+            }
+        }, completion: completion)
+    }
+
+    private static func stars(_ item: ItemID, _ rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int? {
+        let rows = try connection.query(PostgresSQL.selectStars, [item.rawValue, rater.rawValue], deadline: deadline)
+        return rows.rowCount > 0 ? rows.int(0, 0) : nil
+    }
+
+    /// Updates count, sum and histogram in the same transaction as the rating row.
+    private static func move(_ item: ItemID, into new: Int?, outOf old: Int?, _ connection: PostgresConnection,
+                             _ deadline: Double) throws -> ItemSummary {
+        let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init)], deadline: deadline)
+        guard let row = SummaryRow.first(of: rows) else {
+            throw PostgresError(kind: .server, sqlstate: "", operation: PostgresSQL.applyDelta, message: "the item row vanished inside its transaction")
+        }
+        return row.summary(of: item)
+    }
+}

@@ -1,0 +1,151 @@
+internal import CLibPQ
+import Foundation
+import Glibc
+import Locking
+
+/// A private PostgreSQL cluster for one test run: `initdb` in a temporary folder (as the
+/// `postgres` user when the tests run as root, since the server refuses to run as root), a free
+/// loopback port, trust authentication. Started on first use and stopped when the test process
+/// exits; `scripts/test.sh` also stops any cluster a crashed run left behind. Each test gets a
+/// schema of its own, so tests run in parallel on one cluster.
+public final class PostgresCluster: Sendable {
+    /// Where Debian's `postgresql-15` puts the server programs.
+    public static let binaries = "/usr/lib/postgresql/15/bin"
+
+    /// Why a cluster could not be had, with what to do about it.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let directory: String
+    public let port: Int
+    // Safe: used under `lock` only.
+    private nonisolated(unsafe) let admin: OpaquePointer
+    private let lock = Locked(0)
+
+    /// The cluster of this test run, started on first use.
+    public static func shared() throws -> PostgresCluster {
+        try sharedCluster.withLock { cluster in
+            if let cluster = cluster.0 { return cluster }
+            if let failure = cluster.1 { throw failure }
+            do {
+                let started = try PostgresCluster()
+                cluster.0 = started
+                atexit { PostgresCluster.stopShared() }
+                return started
+            } catch {
+                let failure = Unavailable(description: "\(error)")
+                cluster.1 = failure
+                throw failure
+            }
+        }
+    }
+
+    private init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
+            throw Unavailable(description: "PostgreSQL 15 is not installed (\(Self.binaries)/initdb); run scripts/setup.sh --tests")
+        }
+        directory = try TemporaryDirectory("ratings-pg").path
+        port = try Self.freePort()
+        let asPostgres = geteuid() == 0
+        if asPostgres { _ = try Self.run("/bin/chown", ["-R", "postgres:postgres", directory]) }
+        let data = directory + "/data"
+        try Self.check(Self.run(Self.binaries + "/initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
+                                asPostgres: asPostgres), "initdb")
+        let settings = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off"
+        try Self.check(Self.run(Self.binaries + "/pg_ctl", ["-D", data, "-l", directory + "/server.log", "-o", settings, "-w", "-t", "30", "start"],
+                                asPostgres: asPostgres), "pg_ctl start")
+        guard let connection = PQconnectdb("host=127.0.0.1 port=\(port) user=postgres dbname=postgres"), PQstatus(connection) == CONNECTION_OK else {
+            throw Unavailable(description: "cannot connect to the test cluster on port \(port)")
+        }
+        admin = connection
+    }
+
+    /// A URI for a fresh, empty schema of its own (`search_path` set to it).
+    public func freshDatabaseURI() throws -> String {
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try execute("CREATE SCHEMA \(schema)")
+        return uri(schema: schema)
+    }
+
+    /// The URI of `schema` in the cluster's `postgres` database.
+    public func uri(schema: String) -> String {
+        "postgresql://postgres@127.0.0.1:\(port)/postgres?options=-csearch_path%3D\(schema)"
+    }
+
+    /// Runs administrative SQL on the cluster.
+    public func execute(_ sql: String) throws {
+        try lock.withLock { _ in
+            guard let result = PQexec(admin, sql) else { throw Unavailable(description: "out of memory") }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                throw Unavailable(description: "\(sql): \(String(cString: PQresultErrorMessage(result)))")
+            }
+        }
+    }
+
+    /// Stops the server (fast shutdown), as for an outage; `start` brings it back on the same port.
+    public func stop() throws {
+        try Self.check(Self.run(Self.binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "stop"], asPostgres: geteuid() == 0), "pg_ctl stop")
+    }
+
+    /// Starts the server again after `stop`.
+    public func start() throws {
+        let settings = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off"
+        try Self.check(Self.run(Self.binaries + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/server.log", "-o", settings, "-w", "-t", "30", "start"],
+                                asPostgres: geteuid() == 0), "pg_ctl start")
+        lock.withLock { _ in PQreset(admin) }
+    }
+
+    private static let sharedCluster = Locked<(PostgresCluster?, Unavailable?)>((nil, nil))
+
+    private static func stopShared() {
+        guard let cluster = sharedCluster.withLock({ $0.0 }) else { return }
+        _ = try? run(binaries + "/pg_ctl", ["-D", cluster.directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: geteuid() == 0)
+        try? FileManager.default.removeItem(atPath: cluster.directory)
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Unavailable(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func check(_ result: (status: Int32, output: String), _ what: String) throws {
+        guard result.status == 0 else { throw Unavailable(description: "\(what) failed: \(result.output)") }
+    }
+
+    /// Runs a program to completion (as `postgres` through runuser when asked); status and output.
+    /// Spawned directly, its output into a file: `pg_ctl start` leaves a server running that would
+    /// hold a pipe open, and Foundation's `Process` then never sees the end.
+    private static func run(_ tool: String, _ arguments: [String], asPostgres: Bool = false) throws -> (status: Int32, output: String) {
+        let argv = asPostgres ? ["/sbin/runuser", "-u", "postgres", "--", tool] + arguments : [tool] + arguments
+        let outputPath = NSTemporaryDirectory() + "/ratings-spawn-\(UUID().uuidString).log"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid = pid_t()
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        guard spawned == 0 else { throw Unavailable(description: "cannot start \(argv[0]) (errno \(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+}

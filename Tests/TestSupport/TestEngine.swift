@@ -1,0 +1,43 @@
+import Foundation
+public import PostgresStore
+public import RatingsCore
+public import SQLiteStore
+
+/// A storage engine the parameterized suites run against: the in-memory model, SQLite on a
+/// fresh file, PostgreSQL on a fresh schema of the run's private cluster.
+public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case memory, sqlite, postgresql
+
+    public var description: String { rawValue }
+
+    /// The engines this run tests: `RATINGS_TEST_ENGINES` (comma-separated) or all of them.
+    public static let all: [TestEngine] = {
+        guard let list = ProcessInfo.processInfo.environment["RATINGS_TEST_ENGINES"], !list.isEmpty else { return allCases }
+        return list.split(separator: ",").compactMap { TestEngine(rawValue: String($0).trimmingCharacters(in: .whitespaces)) }
+    }()
+
+    /// The real engines among those this run tests.
+    public static let durable: [TestEngine] = all.filter { $0 != .memory }
+
+    /// A fresh, empty store, and what removes it.
+    public func makeStore() throws -> (store: any RatingStore, remove: @Sendable () -> Void) {
+        switch self {
+        case .memory:
+            return (InMemoryRatingStore(), {})
+        case .sqlite:
+            let directory = try TemporaryDirectory("ratings-engine")
+            let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: directory.file("ratings.sqlite")))
+            return (store, { store.flush(); directory.remove() })
+        case .postgresql:
+            let store = try PostgresRatingStore(PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI()))
+            return (store, { store.close() })
+        }
+    }
+}
+
+/// Runs `body` with a fresh store of `engine`, removed afterwards.
+public func withStore<T>(_ engine: TestEngine, _ body: (any RatingStore) async throws -> T) async throws -> T {
+    let (store, remove) = try engine.makeStore()
+    defer { remove() }
+    return try await body(store)
+}
