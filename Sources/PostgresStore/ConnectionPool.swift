@@ -61,7 +61,7 @@ final class ConnectionPool: Sendable {
                                                message: "no connection was free within the request's time")), job.deadline)
                 continue
             }
-            if connection?.isBroken ?? true {
+            if !(connection?.isUsable ?? false) {
                 connection = nil
                 switch connect(now: now, deadline: job.deadline) {
                 case .success(let fresh): connection = fresh

@@ -38,6 +38,18 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// Whether the idle connection is still open. A server that shut down or restarted has sent
+    /// its goodbye (or the kernel an end of file) by now, which makes the idle socket readable;
+    /// finding that before a request is sent saves the request from failing on a dead connection.
+    var isUsable: Bool {
+        guard !isBroken else { return false }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, 0) > 0 {
+            if PQconsumeInput(handle) != 1 || PQstatus(handle) == CONNECTION_BAD { isBroken = true }
+        }
+        return !isBroken
+    }
+
     /// Runs `sql` (one statement, `$1`… parameters as text, NULL for nil), prepared once per
     /// connection, and returns its result.
     @discardableResult

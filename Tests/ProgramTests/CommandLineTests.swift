@@ -150,6 +150,44 @@ struct CommandLineTests {
         #expect(both.status == 2 && both.stderr.contains("not both"))
     }
 
+    @Test("a SQLite file belongs to one server: a second serve on it exits 1 naming the file")
+    func secondServerOnOneFile() throws {
+        let directory = try TemporaryDirectory("ratings-owner")
+        defer { directory.remove() }
+        let path = directory.file("shared.sqlite")
+        let first = try RatingsProcess(["serve", "--port", "0", "--database", path])
+        defer { first.stop() }
+        #expect(first.waitForPort() != nil)
+        let second = try RatingsProcess.run(["serve", "--port", "0", "--database", path])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains(path) && second.stderr.contains("another `ratings serve`"), "\(second.stderr)")
+        #expect(try RatingsProcess.run(["migrate", "--database", path]).status == 0, "migrate needs no claim")
+        first.send(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        let third = try RatingsProcess(["serve", "--port", "0", "--database", path])
+        defer { third.stop() }
+        #expect(third.waitForPort() != nil, "the claim ends with the server that held it")
+    }
+
+    @Test("migrate and serve on a postgresql:// URI; the password never reaches the log")
+    func postgresURI() throws {
+        let cluster = try PostgresCluster.shared()
+        let uri = try cluster.freshDatabaseURI()
+        let migrated = try RatingsProcess.run(["migrate", "--database", uri])
+        #expect(migrated.status == 0 && migrated.stdout.contains("applied 1 migration"), "\(migrated.stderr)")
+        #expect(try RatingsProcess.run(["migrate"], environment: ["RATINGS_DATABASE": uri]).stdout.contains("up to date"))
+        let withPassword = uri.replacingOccurrences(of: "postgres@", with: "postgres:hunter2@")
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", withPassword, "--database-pool", "2"])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort(), "\(server.stderr)")
+        #expect(server.stdout.contains("postgres:***@") && !server.stdout.contains("hunter2"))
+        let put = "PUT /v1/items/pg/ratings/u HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":4}"
+        #expect(try RawHTTPClient.exchange(port: port, put).status == 201)
+        #expect(try RawHTTPClient.exchange(port: port, "GET /readyz HTTP/1.1\nHost: t\n\n").status == 200)
+        let unreachable = try RatingsProcess.run(["serve", "--port", "0", "--database", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot open database postgresql://nobody@127.0.0.1:1/none"))
+    }
+
     @Test("healthcheck fails when nothing answers")
     func healthcheckFails() throws {
         let result = try RatingsProcess.run(["healthcheck", "--url", "http://127.0.0.1:1/healthz"])

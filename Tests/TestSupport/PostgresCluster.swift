@@ -41,6 +41,15 @@ public final class PostgresCluster: Sendable {
         }
     }
 
+    /// A cluster of its own, for a test that stops and starts it; `remove()` it at the end.
+    public static func startPrivate() throws -> PostgresCluster { try PostgresCluster() }
+
+    /// Stops the server at once and deletes its folder.
+    public func remove() {
+        _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: geteuid() == 0)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
     private init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
             throw Unavailable(description: "PostgreSQL 15 is not installed (\(Self.binaries)/initdb); run scripts/setup.sh --tests")
@@ -73,6 +82,18 @@ public final class PostgresCluster: Sendable {
         "postgresql://postgres@127.0.0.1:\(port)/postgres?options=-csearch_path%3D\(schema)"
     }
 
+    /// The first column of the first row of a query, as text (nil when there is no row).
+    public func scalar(_ sql: String) throws -> String? {
+        try lock.withLock { _ in
+            guard let result = PQexec(admin, sql) else { throw Unavailable(description: "out of memory") }
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+                throw Unavailable(description: "\(sql): \(String(cString: PQresultErrorMessage(result)))")
+            }
+            return PQntuples(result) > 0 ? String(cString: PQgetvalue(result, 0, 0)) : nil
+        }
+    }
+
     /// Runs administrative SQL on the cluster.
     public func execute(_ sql: String) throws {
         try lock.withLock { _ in
@@ -101,9 +122,7 @@ public final class PostgresCluster: Sendable {
     private static let sharedCluster = Locked<(PostgresCluster?, Unavailable?)>((nil, nil))
 
     private static func stopShared() {
-        guard let cluster = sharedCluster.withLock({ $0.0 }) else { return }
-        _ = try? run(binaries + "/pg_ctl", ["-D", cluster.directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: geteuid() == 0)
-        try? FileManager.default.removeItem(atPath: cluster.directory)
+        sharedCluster.withLock { $0.0 }?.remove()
     }
 
     private static func freePort() throws -> Int {
@@ -125,27 +144,12 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Runs a program to completion (as `postgres` through runuser when asked); status and output.
-    /// Spawned directly, its output into a file: `pg_ctl start` leaves a server running that would
-    /// hold a pipe open, and Foundation's `Process` then never sees the end.
+    /// Output goes to files, not pipes: `pg_ctl start` leaves a server running that would hold a
+    /// pipe open.
     private static func run(_ tool: String, _ arguments: [String], asPostgres: Bool = false) throws -> (status: Int32, output: String) {
         let argv = asPostgres ? ["/sbin/runuser", "-u", "postgres", "--", tool] + arguments : [tool] + arguments
-        let outputPath = NSTemporaryDirectory() + "/ratings-spawn-\(UUID().uuidString).log"
-        defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pid = pid_t()
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw Unavailable(description: "cannot start \(argv[0]) (errno \(spawned))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+        let child = try Subprocess(argv, environment: ["PATH": "/usr/bin:/bin", "LANG": "C"])
+        let status = child.waitForExit(timeout: 120) ?? -1
+        return (status, child.stdout + child.stderr)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Glibc
 
 /// The real `ratings` binary run as a child process, its output collected for assertions.
 public final class RatingsProcess: Sendable {
@@ -12,45 +12,22 @@ public final class RatingsProcess: Sendable {
         return directory.appendingPathComponent("ratings").path
     }
 
-    private let process: Process
-    private let output = CapturedOutput()
+    private let child: Subprocess
 
     /// Starts `ratings ARGUMENTS` with `environment` added to a minimal environment.
     public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil, binary: String? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary ?? RatingsProcess.binaryPath)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stdout += text }
-        }
-        err.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stderr += text }
-        }
-        try process.run()
+        child = try Subprocess([binary ?? RatingsProcess.binaryPath] + arguments,
+                               environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, directory: directory)
     }
 
-    public var stdout: String { output.text.withLock { $0.stdout } }
-    public var stderr: String { output.text.withLock { $0.stderr } }
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var stdout: String { child.stdout }
+    public var stderr: String { child.stderr }
+    public var pid: Int32 { child.pid }
+    public var isRunning: Bool { child.isRunning }
 
     /// Waits for standard output to contain `text`; false on timeout or exit.
     public func waitForOutput(_ text: String, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stdout.contains(text) { return true }
-            if !process.isRunning { return stdout.contains(text) }
-            usleep(10_000)
-        }
-        return false
+        eventually(timeout: timeout) { stdout.contains(text) || !isRunning } && stdout.contains(text)
     }
 
     /// The port from the "listening on http://HOST:PORT" line.
@@ -62,38 +39,22 @@ public final class RatingsProcess: Sendable {
     }
 
     /// Sends `signal` to the process.
-    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    public func send(_ signal: Int32) { child.send(signal) }
 
     /// Waits for the exit; returns the status, or nil on timeout.
-    public func waitForExit(timeout: Double = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { return nil }
-        usleep(50_000) // let the readability handlers take the last output
-        return process.terminationStatus
-    }
+    public func waitForExit(timeout: Double = 20) -> Int32? { child.waitForExit(timeout: timeout) }
 
     /// Kills the process if it is still running (test cleanup).
-    public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    public func stop() { child.stop() }
 
     /// Runs `ratings ARGUMENTS` to completion and returns status and output.
     public static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
                            binary: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try RatingsProcess(arguments, environment: environment, directory: directory, binary: binary)
-        guard let status = child.waitForExit(timeout: 60) else {
-            child.stop()
-            return (-1, child.stdout, child.stderr)
+        let process = try RatingsProcess(arguments, environment: environment, directory: directory, binary: binary)
+        guard let status = process.waitForExit(timeout: 60) else {
+            process.stop()
+            return (-1, process.stdout, process.stderr)
         }
-        return (status, child.stdout, child.stderr)
+        return (status, process.stdout, process.stderr)
     }
-}
-
-/// What a child process wrote, filled by the pipes' handlers on their own threads.
-private final class CapturedOutput: Sendable {
-    let text = Locked<(stdout: String, stderr: String)>(("", ""))
 }

@@ -45,9 +45,9 @@ public final class RawHTTPClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         if result != 0 {
-            let code = errno
-            Glibc.close(fd)
-            throw ClientError.connectFailed(code)
+            // No close here: an init that throws once every property is set still runs deinit,
+            // which closes `fd`; closing it here too closed another thread's new socket.
+            throw ClientError.connectFailed(errno)
         }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

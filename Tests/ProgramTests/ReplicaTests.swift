@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import Glibc
+import Locking
+import TestSupport
+import Testing
+
+/// Several `ratings serve` processes on one PostgreSQL database, each on its own port.
+private final class Replicas: Sendable {
+    let processes: [RatingsProcess]
+    let ports: [Int]
+
+    init(uri: String, count: Int, defaultMaxRatings: [Int]? = nil, directory: TemporaryDirectory) throws {
+        var processes: [RatingsProcess] = [], ports: [Int] = []
+        for index in 0..<count {
+            let scale = defaultMaxRatings?[index] ?? 5
+            let process = try RatingsProcess(["serve", "--port", "0", "--database", uri, "--write-rate", "0", "--database-pool", "4",
+                                              "--default-max-rating", String(scale)], directory: directory.path)
+            processes.append(process)
+            guard let port = process.waitForPort() else {
+                processes.forEach { $0.stop() }
+                throw RawHTTPClient.ClientError.malformed("replica \(index) did not start: \(process.stderr)")
+            }
+            ports.append(port)
+        }
+        self.processes = processes
+        self.ports = ports
+    }
+
+    func stop() { processes.forEach { $0.stop() } }
+
+    /// One request to replica `index` on a fresh connection.
+    func request(_ index: Int, _ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {
+        var head = "\(method) \(path) HTTP/1.1\nHost: t\n"
+        if let json { head += "Content-Type: application/json\nContent-Length: \(json.utf8.count)\n" }
+        return try RawHTTPClient.exchange(port: ports[index], head + "\n" + (json ?? ""), headRequest: method == "HEAD")
+    }
+}
+
+private func object(_ response: RawHTTPClient.Response) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+}
+
+/// Runs `count` blocks at once on plain threads and collects their results in order.
+private func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let results = Locked<[Int: T]>([:])
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+        let value = body(index)
+        results.withLock { $0[index] = value }
+    }
+    return results.withLock { results in (0..<count).map { results[$0]! } }
+}
+
+@Suite("Three replicas on one PostgreSQL database give the same answers", .serialized)
+struct ReplicaTests {
+    @Test("writes through any replica are read by every other; concurrent writes are counted exactly; one rating per rater; one scale; one clear")
+    func replicasAgree() throws {
+        let directory = try TemporaryDirectory("ratings-replicas")
+        defer { directory.remove() }
+        let uri = try PostgresCluster.shared().freshDatabaseURI()
+        let replicas = try Replicas(uri: uri, count: 3, defaultMaxRatings: [4, 5, 6], directory: directory)
+        defer { replicas.stop() }
+
+        // A write acknowledged by one replica is read by every other's next request, with the same ETag.
+        #expect(try replicas.request(0, "PUT", "/v1/items/seen/ratings/u-1", json: #"{"stars": 3}"#).status == 201)
+        let reads = try (1...2).map { try replicas.request($0, "GET", "/v1/items/seen") }
+        #expect(reads.allSatisfy { object($0)["count"] as? Int == 1 })
+        #expect(reads[0].header("etag") != nil && reads[0].header("etag") == reads[1].header("etag") && reads[0].body == reads[1].body)
+
+        // 300 concurrent first ratings of one item, spread over the replicas, are all counted.
+        let created = concurrently(300) { rater in
+            (try? replicas.request(rater % 3, "PUT", "/v1/items/popular/ratings/r-\(rater)", json: "{\"stars\": \(rater % 4 + 1)}").status) ?? -1
+        }
+        #expect(created.allSatisfy { $0 == 201 }, "\(Set(created))")
+        for index in 0..<3 {
+            let summary = object(try replicas.request(index, "GET", "/v1/items/popular"))
+            // The item's scale is the default of whichever replica rated it first (4, 5 or 6 stars).
+            let distribution = summary["distribution"] as? [Int] ?? []
+            #expect(summary["count"] as? Int == 300 && distribution.prefix(4) == [75, 75, 75, 75] && distribution.dropFirst(4).allSatisfy { $0 == 0 })
+        }
+
+        // One rater re-rating one item through every replica at once keeps one rating.
+        let rerated = concurrently(60) { attempt in
+            (try? replicas.request(attempt % 3, "PUT", "/v1/items/contested/ratings/same", json: "{\"stars\": \(attempt % 4 + 1)}").status) ?? -1
+        }
+        #expect(rerated.filter { $0 == 201 }.count == 1 && rerated.filter { $0 == 200 }.count == 59)
+        let contested = object(try replicas.request(2, "GET", "/v1/items/contested"))
+        let kept = object(try replicas.request(1, "GET", "/v1/items/contested/ratings/same"))["stars"] as? Int
+        #expect(contested["count"] as? Int == 1 && contested["average"] as? Double == kept.map(Double.init))
+
+        // Replicas with defaults 4, 5 and 6 race to rate a new item: its scale is fixed once, the same for all.
+        let firsts = concurrently(30) { rater in
+            (try? replicas.request(rater % 3, "PUT", "/v1/items/scaled/ratings/r-\(rater)", json: #"{"stars": 4}"#).status) ?? -1
+        }
+        #expect(firsts.allSatisfy { $0 == 201 })
+        let scales = try (0..<3).map { object(try replicas.request($0, "GET", "/v1/items/scaled"))["maxRating"] as? Int }
+        #expect(Set(scales).count == 1 && [4, 5, 6].contains(scales[0] ?? 0))
+
+        // Two replicas clearing the same rating at once: cleared is true exactly once.
+        for round in 0..<20 {
+            #expect(try replicas.request(round % 3, "PUT", "/v1/items/clearing/ratings/r-\(round)", json: #"{"stars": 2}"#).status == 201)
+            let cleared = concurrently(2) { side in
+                object((try? replicas.request(side, "DELETE", "/v1/items/clearing/ratings/r-\(round)")) ?? RawHTTPClient.Response(status: 0, headers: [], body: []))["cleared"] as? Bool
+            }
+            #expect(cleared.filter { $0 == true }.count == 1 && cleared.filter { $0 == false }.count == 1, "round \(round): \(cleared)")
+        }
+        #expect(object(try replicas.request(0, "GET", "/v1/items/clearing"))["count"] as? Int == 0)
+    }
+
+    @Test("while PostgreSQL is down: healthz 200, readyz and every request 503 within 5 s; back up, the replicas recover alone; kill -9 of one leaves the rest serving")
+    func outageAndRecovery() throws {
+        let directory = try TemporaryDirectory("ratings-outage")
+        defer { directory.remove() }
+        let cluster = try PostgresCluster.startPrivate()
+        defer { cluster.remove() }
+        let replicas = try Replicas(uri: try cluster.freshDatabaseURI(), count: 3, directory: directory)
+        defer { replicas.stop() }
+        #expect(try replicas.request(0, "PUT", "/v1/items/kept/ratings/u-1", json: #"{"stars": 5}"#).status == 201)
+
+        try cluster.stop()
+        for (method, path, json) in [("GET", "/v1/items/kept", nil), ("PUT", "/v1/items/kept/ratings/u-2", #"{"stars": 1}"#),
+                                     ("GET", "/readyz", nil), ("DELETE", "/v1/items/kept/ratings/u-1", nil)] as [(String, String, String?)] {
+            let started = Date()
+            let response = try replicas.request(1, method, path, json: json)
+            #expect(response.status == 503 && response.header("content-type") == "application/problem+json", "\(method) \(path)")
+            #expect(Date().timeIntervalSince(started) < 5, "\(method) \(path) took \(Date().timeIntervalSince(started)) s")
+        }
+        #expect(try replicas.request(2, "GET", "/healthz").status == 200)
+
+        try cluster.start()
+        #expect(eventually(timeout: 10) { (try? replicas.request(1, "GET", "/readyz").status) == 200 }, "the replica reconnected by itself")
+        #expect(object(try replicas.request(2, "GET", "/v1/items/kept"))["count"] as? Int == 1, "nothing acknowledged was lost")
+        #expect(try replicas.request(1, "DELETE", "/v1/items/kept/ratings/u-1").status == 200)
+
+        // Write load on every replica; one is killed in the middle; the others keep answering.
+        let acknowledged = Locked<[String]>([])
+        let failedOnSurvivors = Locked<[String]>([])
+        let killed = Locked(false)
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            for step in 0..<40 {
+                let replica = worker % 3
+                if worker == 0 && step == 10 { replicas.processes[0].send(SIGKILL); killed.withLock { $0 = true } }
+                let rater = "w\(worker)-\(step)"
+                let outcome: String
+                do {
+                    outcome = String(try replicas.request(replica, "PUT", "/v1/items/load/ratings/\(rater)", json: #"{"stars": 3}"#).status)
+                } catch {
+                    outcome = "\(error)"
+                }
+                if outcome == "201" { acknowledged.withLock { $0.append(rater) } } else if replica != 0 { failedOnSurvivors.withLock { $0.append("\(rater) on \(replica): \(outcome)") } }
+            }
+        }
+        #expect(killed.withLock { $0 })
+        #expect(failedOnSurvivors.withLock { $0 } == [], "the surviving replicas answered every write; their logs: \(replicas.processes[1].stderr) \(replicas.processes[2].stderr) \(replicas.processes[2].stdout.suffix(3000))")
+        let count = object(try replicas.request(1, "GET", "/v1/items/load"))["count"] as? Int
+        #expect(count == acknowledged.withLock { $0.count }, "every acknowledged write is counted, and only those")
+        let connections = try cluster.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ratings'").flatMap { Int($0) } ?? 0
+        #expect(connections <= 8, "two live replicas with pools of 4 hold at most 8 connections; found \(connections)")
+    }
+}
