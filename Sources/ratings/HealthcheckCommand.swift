@@ -10,7 +10,8 @@ enum HealthcheckCommand {
         }
         // Without a URL, the port `serve` would listen on: the same variable, the same default.
         let port = environment["RATINGS_PORT"] ?? String(ServerConfiguration().port)
-        let url = (options.text("url") ?? "").replacing("$RATINGS_PORT", with: port)
+        // A plain text setting never fails to read.
+        let url = ((try? options.text("url")) ?? "").replacing("$RATINGS_PORT", with: port)
         do {
             let status = try HealthProbe.status(of: url)
             guard status == 200 else {

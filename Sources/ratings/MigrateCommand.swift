@@ -7,7 +7,13 @@ enum MigrateCommand {
         case .exit(let code): return code
         case .run(let parsed): options = parsed
         }
-        let database = DatabaseChoice(options.text("database") ?? "ratings.sqlite", poolSize: 1)
+        let database: DatabaseChoice
+        do {
+            database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: 1)
+        } catch {
+            FileOutput.error("ratings migrate: \(error.message)")
+            return 2
+        }
         let path = database.description
         do {
             let applied = try database.migrate()

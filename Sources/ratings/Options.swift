@@ -62,10 +62,16 @@ struct Options {
         }
     }
 
-    /// The setting's value and where it came from: the flag, else the variable, else the default.
-    private func raw(_ setting: Setting) -> (text: String, fromFlag: Bool)? {
+    /// The setting's value and where it came from: the flag, else the variable (or, for secrets,
+    /// the file its `_FILE` variable names), else the default.
+    private func raw(_ setting: Setting) throws(Problem) -> (text: String, fromFlag: Bool)? {
         if let flag = setting.flag, let value = flags[flag] { return (value, true) }
-        if let value = environment[setting.variable] { return (value, false) }
+        switch setting.kind {
+        case .secret, .textOrSecret:
+            if let value = try secret(setting.variable) { return (value, false) }
+        case .text, .integer, .choice:
+            if let value = environment[setting.variable] { return (value, false) }
+        }
         return setting.defaultValue.map { ($0, false) }
     }
 
@@ -77,12 +83,12 @@ struct Options {
     }
 
     /// A text setting (`host`, `database`), or nil when it has no value and no default.
-    func text(_ name: String) -> String? { raw(setting(name))?.text }
+    func text(_ name: String) throws(Problem) -> String? { try raw(setting(name))?.text }
 
     /// An integer setting, refused with its source named when it is not a decimal integer in range.
     func integer(_ name: String) throws(Problem) -> Int {
         let setting = setting(name)
-        guard case .integer(let range) = setting.kind, let (text, fromFlag) = raw(setting) else {
+        guard case .integer(let range) = setting.kind, let (text, fromFlag) = try raw(setting) else {
             throw Problem(message: "\(name) has no value")
         }
         guard let number = ASCII.integer(text, in: range) else {
@@ -94,7 +100,7 @@ struct Options {
     /// One of a choice setting's words.
     func choice(_ name: String) throws(Problem) -> String {
         let setting = setting(name)
-        guard case .choice(let words) = setting.kind, let (text, fromFlag) = raw(setting) else {
+        guard case .choice(let words) = setting.kind, let (text, fromFlag) = try raw(setting) else {
             throw Problem(message: "\(name) has no value")
         }
         guard words.contains(text) else {

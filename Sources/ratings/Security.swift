@@ -13,7 +13,7 @@ struct Security {
 
     init(_ options: Options) throws {
         let secret = try options.secret("RATINGS_JWT_SECRET")
-        let keyFile = options.text("RATINGS_JWT_PUBLIC_KEY_FILE")
+        let keyFile = try options.text("RATINGS_JWT_PUBLIC_KEY_FILE")
         var lines: [String] = []
         switch (secret, keyFile) {
         case (.some, .some):

@@ -13,9 +13,9 @@ struct ServeSettings {
     var security: Security
 
     init(_ options: Options) throws {
-        server.host = options.text("host") ?? server.host
+        server.host = try options.text("host") ?? server.host
         server.port = try options.integer("port")
-        database = DatabaseChoice(options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"))
+        database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"))
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         security = try Security(options)

@@ -13,6 +13,9 @@ struct Setting: Sendable {
         /// A secret: from the variable, or from the file named by the variable with `_FILE`
         /// appended (the convention of official container images, for Docker and Kubernetes secrets).
         case secret
+        /// Text that may carry a secret (a URI with a password): like `.text`, and like `.secret`
+        /// also from the file `<VARIABLE>_FILE` names.
+        case textOrSecret
     }
 
     /// The flag without its dashes (`port`); nil for settings read from the environment only.
@@ -84,6 +87,7 @@ struct Command: Sendable {
         case .integer(let range): text += "; \(range.lowerBound) to \(range.upperBound)"
         case .choice(let words): text += "; \(words.joined(separator: " or "))"
         case .text, .secret: break
+        case .textOrSecret: text += "; or \(setting.variable)_FILE, a file holding it"
         }
         return text + ")."
     }

@@ -78,5 +78,11 @@ struct SettingsTests {
         #expect(throws: Options.Problem.self) {
             try options(Commands.serve, environment: ["RATINGS_JWT_SECRET_FILE": directory.file("missing")]).secret("RATINGS_JWT_SECRET")
         }
+        // A database URI carries a password, so it may come from a file too; the flag still wins.
+        let uri = directory.file("uri")
+        try "postgresql://app:pw@db/ratings\n".write(toFile: uri, atomically: true, encoding: .utf8)
+        #expect(try options(Commands.serve, environment: ["RATINGS_DATABASE_FILE": uri]).text("database") == "postgresql://app:pw@db/ratings")
+        #expect(try options(Commands.serve, ["--database", "x.sqlite"], environment: ["RATINGS_DATABASE_FILE": uri]).text("database") == "x.sqlite")
+        #expect(try options(Commands.migrate).text("database") == "ratings.sqlite")
     }
 }
