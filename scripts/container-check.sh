@@ -168,7 +168,7 @@ cat >"$lab/postgres-image/entrypoint.sh" <<'ENTRYPOINT'
 set -e
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
     printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pwfile
-    initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile -A scram-sha-256 >/dev/null
+    initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile --auth-local=trust --auth-host=scram-sha-256 >/dev/null
     rm -f /tmp/pwfile
     echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
     pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null

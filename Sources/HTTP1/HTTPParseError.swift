@@ -42,7 +42,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
         switch self {
         case .malformedRequestLine: return "The request line must be 'METHOD SP request-target SP HTTP/1.1' followed by CRLF."
         case .invalidMethod: return "The method must be a token (RFC 9110 §9.1)."
-        case .invalidTarget: return "The request target must be an absolute path ('/…') of visible ASCII characters."
+        case .invalidTarget: return "The request target must be a path ('/…') or an absolute URI ('http://host/…') of visible ASCII characters."
         case .unsupportedVersion(let version): return "HTTP version '\(version)' is not supported; use HTTP/1.1 or HTTP/1.0."
         case .requestLineTooLong: return "The request line is longer than the server accepts; shorten the URL."
         case .headersTooLarge: return "The header section is larger than the server accepts; send fewer or smaller headers."

@@ -120,8 +120,10 @@ public struct HTTPRequestParser: Sendable {
     private func finishHead(_ bytes: UnsafeRawBufferPointer, requestLineEnd: Int, consumed: Int) -> HeadStep {
         if requestLineEnd > limits.maxRequestLineBytes { return .failure(.requestLineTooLong) }
         do throws(HTTPParseError) {
-            let (method, target, version) = try RequestLine.parse(UnsafeRawBufferPointer(rebasing: bytes[..<requestLineEnd]))
-            let headers = try FieldSection.parse(UnsafeRawBufferPointer(rebasing: bytes[(requestLineEnd + 2)...]), limits: limits)
+            let (method, target, version, authority) = try RequestLine.parse(UnsafeRawBufferPointer(rebasing: bytes[..<requestLineEnd]))
+            var headers = try FieldSection.parse(UnsafeRawBufferPointer(rebasing: bytes[(requestLineEnd + 2)...]), limits: limits)
+            // An absolute-form target's authority replaces any Host field (RFC 9112 §3.2.2).
+            if let authority { headers.set("host", authority) }
             let head = HTTPRequestHead(method: method, target: target, version: version, headers: headers)
             try HostRule.check(head)
             let body = try MessageFraming.bodyReader(for: head, limits: limits)

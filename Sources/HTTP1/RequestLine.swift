@@ -1,8 +1,10 @@
 import ASCIIKit
 
-/// `method SP request-target SP HTTP-version` (RFC 9112 §3), with single spaces only.
+/// `method SP request-target SP HTTP-version` (RFC 9112 §3), with single spaces only. The target
+/// is origin form (`/path?query`), `*`, or absolute form (`http://host:port/path`, RFC 9112
+/// §3.2.2), which a server must accept: it is returned as its origin form and its authority.
 enum RequestLine {
-    static func parse(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (String, String, HTTPVersion) {
+    static func parse(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (method: String, target: String, version: HTTPVersion, authority: String?) {
         guard let firstSpace = line.firstIndex(of: ByteClass.space),
               let lastSpace = line.lastIndex(of: ByteClass.space), lastSpace > firstSpace + 1
         else { throw .malformedRequestLine }
@@ -13,10 +15,22 @@ enum RequestLine {
         guard target.allSatisfy(ByteClass.isVisibleASCII) else {
             throw target.contains(ByteClass.space) ? .malformedRequestLine : .invalidTarget
         }
-        guard target.first == UInt8(ascii: "/") || (target.count == 1 && target.first == UInt8(ascii: "*")) else {
-            throw .invalidTarget
-        }
-        return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), try parseVersion(version))
+        let text = String(decoding: target, as: UTF8.self)
+        let (originForm, authority) = try split(text)
+        return (String(decoding: method, as: UTF8.self), originForm, try parseVersion(version), authority)
+    }
+
+    /// The origin form of a target and, for the absolute form, its authority.
+    private static func split(_ target: String) throws(HTTPParseError) -> (String, String?) {
+        if target.hasPrefix("/") || target == "*" { return (target, nil) }
+        let lower = target.lowercasedASCII()
+        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else { throw .invalidTarget }
+        let rest = target.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.contains("@") else { throw .invalidTarget }
+        let path = rest.dropFirst(authority.count)
+        guard !path.hasPrefix("#") else { throw .invalidTarget }
+        return (path.hasPrefix("/") ? String(path) : "/" + path, String(authority))
     }
 
     /// `HTTP/` DIGIT `.` DIGIT; 1.0 and 1.1 are served, any other well-formed version is 505.

@@ -16,6 +16,9 @@ struct ParserAcceptsTests {
         ("obs-text in a value", crlf("GET /o HTTP/1.1\nHost: x\nX-Name: caf") + [0xC3, 0xA9] + crlf("\n\n"), "/o", []),
         ("query string", crlf("GET /v1/display?value=3.3&max=5 HTTP/1.1\nHost: x\n\n"), "/v1/display?value=3.3&max=5", []),
         ("zero Content-Length", crlf("DELETE /r HTTP/1.1\nHost: x\nContent-Length: 0\n\n"), "/r", []),
+        ("absolute form", crlf("GET http://example.com:8080/v1/items/a?lang=es HTTP/1.1\nHost: other\n\n"), "/v1/items/a?lang=es", []),
+        ("absolute form without a path", crlf("GET HTTP://example.com HTTP/1.1\n\n"), "/", []),
+        ("absolute form, https, query only", crlf("GET https://example.com?x=1 HTTP/1.0\n\n"), "/?x=1", []),
     ]
 
     @Test("valid requests parse whole and at every split", arguments: valid.indices)
@@ -41,6 +44,15 @@ struct ParserAcceptsTests {
         #expect(head.headers.values("x-a") == ["one", "two"])
         #expect(head.headers["host"] == "example")
         #expect(head.version == .http11)
+    }
+
+    @Test("an absolute-form target is served as its origin form; its authority replaces Host (RFC 9112 §3.2.2)")
+    func absoluteForm() {
+        let (requests, failure) = parseStream([crlf("GET http://ratings.example:8080/v1/items/a HTTP/1.1\nHost: elsewhere\nHost: twice\n\n")])
+        #expect(failure == nil)
+        #expect(requests.first?.target == "/v1/items/a" && requests.first?.headers.values("host") == ["ratings.example:8080"])
+        let missingHost = parseStream([crlf("GET http://h/x HTTP/1.1\n\n")])
+        #expect(missingHost.failure == nil && missingHost.requests.first?.headers["host"] == "h")
     }
 
     @Test("pipelined requests come out in order")

@@ -51,6 +51,18 @@ struct RatingEndpointTests {
         }
     }
 
+    @Test("a whole number written with a fraction or an exponent is that integer, echoed plainly", arguments: [
+        #"{"stars": 4.0}"#, #"{"stars": 4e0}"#, #"{"stars": 40e-1}"#, #"{"stars": 0.4E1}"#, #"{"stars": 4.000}"#,
+    ])
+    func wholeNumbersInAnyForm(json: String) async throws {
+        try await withAPI { service in
+            let response = service.request("PUT", "/v1/items/i/ratings/r", json: json)
+            #expect(response.status == 201)
+            #expect(response.text.contains(#""stars":4,"#))
+            #expect(service.request("PUT", "/v1/items/scaled", json: #"{"maxRating": 5.0e0}"#).status == 201)
+        }
+    }
+
     @Test("the range in a 422 is the item's own scale", arguments: TestEngine.all)
     func rangeFollowsItemScale(engine: TestEngine) async throws {
         try await withAPI(engine) { service in

@@ -27,6 +27,15 @@ struct ServiceOverSocketTests {
         }
     }
 
+    @Test("a request target in absolute form is served like its origin form")
+    func absoluteFormTarget() async throws {
+        try await withRatingsService { service in
+            _ = try service.request("PUT", "/v1/items/abs/ratings/r", json: #"{"stars": 2}"#)
+            let response = try RawHTTPClient.exchange(port: service.port, "GET http://ratings.example:8080/v1/items/abs HTTP/1.1\n\n")
+            #expect(response.status == 200 && object(response)["count"] as? Int == 1)
+        }
+    }
+
     @Test("a chunked body is accepted")
     func chunkedBody() async throws {
         try await withRatingsService { service in

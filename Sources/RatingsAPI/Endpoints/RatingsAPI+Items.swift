@@ -16,29 +16,35 @@ extension RatingsAPI {
 
     func readSummaries(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
         let language = try context.language()
-        let values = context.target.rawQueryValues("ids")
-        guard values.count == 1, let raw = values.first else {
-            throw APIError.invalidQuery(values.isEmpty
-                ? "Give the items as ids=a,b,c (1 to \(Self.maxBatch) identifiers)."
-                : "Give ids exactly once, as one comma-separated list.")
-        }
-        let pieces = raw.split(separator: ",", omittingEmptySubsequences: false)
-        guard pieces.count <= Self.maxBatch else {
-            throw APIError.invalidQuery("ids lists \(pieces.count) identifiers; ask for at most \(Self.maxBatch) at a time.")
-        }
-        let items = try pieces.map { piece throws -> ItemID in
-            guard let decoded = PercentDecoding.decode(piece) else {
-                throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(piece)), whose percent-escapes do not decode to UTF-8.")
-            }
-            do {
-                return try ItemID(decoded)
-            } catch {
-                throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(decoded)), which is not an identifier: it \(IdentifierRule.problem(with: decoded) ?? "is invalid"). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
-            }
-        }
+        let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
         store.summaries(of: items, defaultScale: configuration.defaultScale, completion: context.reply(respond) { summaries in
             Responses.representation(in: language) { $0.summaries(summaries, into: &$1) }
         })
+    }
+
+    /// The ids of a batch, in every form clients send them: one comma-separated value (commas
+    /// also as `%2C`), repeated `ids=` parameters (OpenAPI's exploded form), or both. Each value
+    /// is percent-decoded, then split on commas (no identifier holds one), in the order written.
+    static func batchIDs(_ values: [String]) throws -> [ItemID] {
+        let form = "Give the items as ids=a,b,c or ids=a&ids=b&ids=c (1 to \(maxBatch) identifiers in all)"
+        guard !values.isEmpty else { throw APIError.invalidQuery("\(form).") }
+        var pieces: [String] = []
+        for value in values {
+            guard let decoded = PercentDecoding.decode(value) else {
+                throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
+            }
+            pieces += decoded.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard pieces.count <= maxBatch else {
+                throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
+            }
+        }
+        return try pieces.map { piece in
+            do {
+                return try ItemID(piece)
+            } catch {
+                throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(piece)), which is not an identifier: it \(IdentifierRule.problem(with: piece) ?? "is invalid"). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
+            }
+        }
     }
 
     func configure(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
