@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport", "SQLiteStore", "PostgresStore"], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
                     swiftSettings: strict),

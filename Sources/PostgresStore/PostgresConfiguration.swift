@@ -1,3 +1,5 @@
+public import RatingsCore
+
 /// Settings of the PostgreSQL store, with the defaults the service runs on.
 public struct PostgresConfiguration: Sendable {
     /// A `postgresql://` or `postgres://` URI in libpq's syntax. The password may come from the
@@ -14,6 +16,9 @@ public struct PostgresConfiguration: Sendable {
     public var reconnectPauseSeconds = 0.25
     /// Times a transaction is retried after a serialization failure or a deadlock. Default 5.
     public var maxRetries = 5
+    /// The Bayesian ranking's prior and weight; the stored scores follow them. Every replica on
+    /// one database must run with the same values.
+    public var ranking = RankingSettings.standard
 
     public init(uri: String) { self.uri = uri }
 

@@ -11,21 +11,33 @@ public final class PostgresRatingStore: RatingStore {
 
     private let configuration: PostgresConfiguration
     private let pool: ConnectionPool
+    public let cursorSecret: [UInt8]
 
-    /// Connects, applies pending migrations (waiting for any other process doing the same), and
-    /// starts the pool.
+    /// Connects, applies pending migrations and readies the shared settings (waiting for any
+    /// other process doing the same), and starts the pool.
     public init(_ configuration: PostgresConfiguration) throws {
         self.configuration = configuration
-        _ = try Self.migrate(configuration)
+        cursorSecret = try Self.withMigrationLock(configuration) { connection, deadline in
+            _ = try PostgresMigrator(migrations: Self.migrations).migrate(connection, deadline: deadline)
+            return try prepareSettings(connection, ranking: configuration.ranking, deadline: deadline)
+        }
         pool = try ConnectionPool(configuration)
     }
 
     /// Applies pending migrations; returns the names applied.
     public static func migrate(_ configuration: PostgresConfiguration) throws -> [String] {
-        // Migrations may take a while on a large database; they get a minute, not a request's time.
-        let deadline = Monotonic.seconds() + 60
+        try withMigrationLock(configuration) { connection, deadline in
+            try PostgresMigrator(migrations: migrations).migrate(connection, deadline: deadline)
+        }
+    }
+
+    private static func withMigrationLock<T>(_ configuration: PostgresConfiguration,
+                                             _ body: (PostgresConnection, Double) throws -> T) throws -> T {
+        // Migrations and re-scoring may take a while on a large database; they get ten minutes,
+        // not a request's time.
+        let deadline = Monotonic.seconds() + 600
         let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings migrate", deadline: deadline)
-        return try PostgresMigrator(migrations: migrations).migrate(connection, deadline: deadline)
+        return try PostgresMigrator.locked(connection, deadline: deadline) { try body(connection, deadline) }
     }
 
     /// Finishes queued requests and closes every connection.
@@ -40,14 +52,46 @@ public final class PostgresRatingStore: RatingStore {
         }, completion: completion)
     }
 
-    public func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
+    public func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
         pool.run({ connection, deadline in
-            // Identifiers hold no quote, backslash or comma, so each can be quoted as it is.
-            let array = "{" + Set(items.map(\.rawValue)).map { "\"\($0)\"" }.joined(separator: ",") + "}"
-            let rows = try connection.query(PostgresSQL.selectItems, [array], deadline: deadline)
-            var found: [String: SummaryRow] = [:]
-            for row in 0..<rows.rowCount { found[rows.text(row, 0)] = SummaryRow(rows, row: row, offset: 1) }
-            return items.map { found[$0.rawValue]?.summary(of: $0) ?? .empty($0, on: defaultScale) }
+            let rows = try connection.query(PostgresSQL.selectListings, [PostgresSQL.textArray(Array(Set(items.map(\.rawValue)))),
+                                                                         rater?.rawValue ?? ""], deadline: deadline)
+            var found: [String: (SummaryRow, Int?)] = [:]
+            for row in 0..<rows.rowCount {
+                found[rows.text(row, 0)] = (SummaryRow(rows, row: row, offset: 1), rows.isNull(row, 15) ? nil : rows.int(row, 15))
+            }
+            return items.map { item in
+                guard let (row, stars) = found[item.rawValue] else { return ItemListing(summary: .empty(item, on: defaultScale), myStars: nil) }
+                return ItemListing(summary: row.summary(of: item), myStars: rater == nil ? nil : stars.map(Stars.init(stored:)))
+            }
+        }, completion: completion)
+    }
+
+    public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterPage>) {
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectRaterPage, [rater.rawValue, String(position?.updatedAtMilliseconds ?? .max),
+                                                                          position?.item.rawValue ?? "", String(limit + 1)], deadline: deadline)
+            let ratings = (0..<rows.rowCount).map { row in
+                Rating(item: ItemID(stored: rows.text(row, 0)), rater: rater, stars: Stars(stored: rows.int(row, 1)),
+                       scale: (try? Scale(maxRating: rows.int(row, 3))) ?? defaultScale, updatedAtMilliseconds: Int64(rows.int(row, 2)))
+            }
+            let page = Array(ratings.prefix(limit))
+            let next = ratings.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
+            return RaterPage(ratings: page, next: next)
+        }, completion: completion)
+    }
+
+    public func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
+        let ranking = configuration.ranking
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectRankingPage, [
+                String(position?.scoreHigh ?? .max), String(position?.scoreLow ?? .max), String(position?.count ?? .max),
+                position?.item.rawValue ?? "", String(minCount), String(limit + 1),
+            ], deadline: deadline)
+            let items = (0..<rows.rowCount).map { SummaryRow(rows, row: $0, offset: 1).summary(of: ItemID(stored: rows.text($0, 0))) }
+            let page = Array(items.prefix(limit))
+            return RankingPage(items: page, next: items.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
         }, completion: completion)
     }
 
@@ -74,7 +118,7 @@ public final class PostgresRatingStore: RatingStore {
             let previous = try Self.stars(request.item, request.rater, connection, deadline)
             try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
                                                             String(request.nowMilliseconds)], deadline: deadline)
-            let summary = try Self.move(request.item, into: stars.count, outOf: previous, connection, deadline)
+            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, connection, deadline)
             let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
                                 updatedAtMilliseconds: request.nowMilliseconds)
             return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
@@ -88,7 +132,7 @@ public final class PostgresRatingStore: RatingStore {
             }
             let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
-            return ClearOutcome(cleared: true, summary: try Self.move(request.item, into: nil, outOf: removed.int(0, 0), connection, deadline))
+            return ClearOutcome(cleared: true, summary: try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), connection, deadline))
         }
     }
 
@@ -135,13 +179,39 @@ public final class PostgresRatingStore: RatingStore {
         return rows.rowCount > 0 ? rows.int(0, 0) : nil
     }
 
-    /// Updates count, sum and histogram in the same transaction as the rating row.
-    private static func move(_ item: ItemID, into new: Int?, outOf old: Int?, _ connection: PostgresConnection,
-                             _ deadline: Double) throws -> ItemSummary {
-        let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init)], deadline: deadline)
-        guard let row = SummaryRow.first(of: rows) else {
+    /// Updates count, sum, histogram and score key in the same transaction as the rating row,
+    /// from the locked item's row as it was and the change.
+    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, _ connection: PostgresConnection,
+                      _ deadline: Double) throws -> ItemSummary {
+        let count = row.count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        let key = configuration.ranking.key(count: count, sum: row.sum + (new ?? 0) - (old ?? 0), scale: row.scale)
+        let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
+                                                                 key.high.map(String.init), key.low.map(String.init)], deadline: deadline)
+        guard let updated = SummaryRow.first(of: rows) else {
             throw PostgresError(kind: .server, sqlstate: "", operation: PostgresSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
-        return row.summary(of: item)
+        return updated.summary(of: item)
+    }
+
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
+        let ranking = configuration.ranking
+        write(completion) { connection, deadline in
+            try connection.query(PostgresSQL.lockRaterItems, [rater.rawValue], deadline: deadline)
+            let rows = try connection.query(PostgresSQL.eraseRater, [rater.rawValue], deadline: deadline)
+            var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0
+            for row in 0..<rows.rowCount {
+                let summary = SummaryRow(rows, row: row, offset: 1)
+                let key = ranking.key(count: summary.count, sum: summary.sum, scale: summary.scale)
+                ids.append(rows.text(row, 0))
+                highs.append(key.high)
+                lows.append(key.low)
+                removed += rows.int(row, 15)
+            }
+            if !ids.isEmpty {
+                try connection.query(PostgresSQL.setScores, [PostgresSQL.textArray(ids), PostgresSQL.integerArray(highs),
+                                                             PostgresSQL.integerArray(lows)], deadline: deadline)
+            }
+            return removed
+        }
     }
 }

@@ -19,6 +19,8 @@ public struct APIConfiguration: Sendable {
     public var writeLimiter: WriteRateLimiter?
     /// Open connections, for the `ratings_open_connections` gauge.
     public var openConnections: @Sendable () -> Int = { 0 }
+    /// The Bayesian ranking's prior and weight, the same the store scores with. Default P 0.5, W 10.
+    public var ranking = RankingSettings.standard
     /// The clocks; tests substitute their own.
     public var clock: any APIClock = MachineClock()
 

@@ -41,6 +41,29 @@ struct Access: Sendable {
         return id
     }
 
+    /// The rater a batch names in `rater`: with tokens required, only the caller itself (`me`
+    /// stands for the subject).
+    func batchRater(_ given: String, caller: RaterIdentity?) throws -> RaterID {
+        guard let caller else { return try RaterID(given) }
+        let rater = given == "me" ? caller.subject : given
+        guard caller.subject == rater else {
+            throw APIError.forbidden("The token is for rater \(caller.subject), not \(rater); a batch shows only the caller's own stars.")
+        }
+        return try RaterID(rater)
+    }
+
+    /// The rater whose account a listing or an erasure acts on: with tokens required, the caller
+    /// itself (`me` stands for the subject) or a caller with the `ratings:admin` scope.
+    func account(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
+        guard let caller else { return try RaterID(segment) }
+        let rater = segment == "me" ? caller.subject : segment
+        let id = try RaterID(rater)
+        guard caller.subject == rater || caller.scopes.contains(Self.adminScope) else {
+            throw APIError.forbidden("The token is for rater \(caller.subject), not \(rater); only the rater or a token with the \(Self.adminScope) scope may do this.")
+        }
+        return id
+    }
+
     /// Checks that the caller may configure item scales.
     func requireAdmin(_ caller: RaterIdentity?) throws {
         guard verifier != nil else { return }

@@ -25,14 +25,55 @@ enum RatingSQL {
 
     static let deleteRating = "DELETE FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
 
-    /// Moves one rating into (?2), out of (?3), or between histogram buckets, and returns the
-    /// new summary. `IS` rather than `=` because either side may be NULL.
+    /// Moves one rating into (?2), out of (?3), or between histogram buckets, stores the new
+    /// score key (?4, ?5), and returns the new summary. `IS` rather than `=` because either side
+    /// may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + (?2 IS NOT NULL) - (?3 IS NOT NULL),
             rating_sum = rating_sum + coalesce(?2, 0) - coalesce(?3, 0),
+            score_high = ?4, score_low = ?5,
             \((1...10).map { "stars_\($0) = stars_\($0) + (?2 IS \($0)) - (?3 IS \($0))" }.joined(separator: ",\n    "))
         WHERE item_id = ?1
         RETURNING \(summaryColumns)
         """
+
+    /// One rater's stars on one item (for a batch that names a rater).
+    static let selectStars = "SELECT stars FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
+
+    /// A page of a rater's ratings after a position, newest first, ties by item id, through
+    /// `ratings_by_rater`; each with its item's scale.
+    static let selectRaterPage = """
+        SELECT r.item_id, r.stars, r.updated_at_ms, i.max_rating FROM ratings AS r JOIN items AS i USING (item_id)
+        WHERE r.rater_id = ?1 AND (r.updated_at_ms < ?2 OR (r.updated_at_ms = ?2 AND r.item_id > ?3))
+        ORDER BY r.updated_at_ms DESC, r.item_id ASC
+        LIMIT ?4
+        """
+
+    /// Every rating of a rater, for erasure.
+    static let selectRaterRatings = "SELECT item_id, stars FROM ratings WHERE rater_id = ?1"
+
+    static let deleteRaterRatings = "DELETE FROM ratings WHERE rater_id = ?1"
+
+    /// A page of the ranking after a position through `items_by_score`: the leading
+    /// `score_high <= ?1` starts the index scan at the position, the rest skips the rows tied with
+    /// it that came before.
+    static let selectRankingPage = """
+        SELECT item_id, \(summaryColumns) FROM items
+        WHERE rating_count > 0 AND rating_count >= ?5 AND score_high <= ?1
+          AND (score_high < ?1 OR score_low < ?2 OR (score_low = ?2 AND (rating_count < ?3 OR (rating_count = ?3 AND item_id > ?4))))
+        ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id ASC
+        LIMIT ?6
+        """
+
+    /// Everything a score is computed from, for re-scoring after the ranking settings change.
+    static let selectScoreInputs = "SELECT item_id, max_rating, rating_count, rating_sum FROM items WHERE rating_count > 0"
+
+    static let setScore = "UPDATE items SET score_high = ?2, score_low = ?3 WHERE item_id = ?1"
+
+    static let selectSetting = "SELECT value FROM settings WHERE name = ?1"
+
+    static let insertSetting = "INSERT INTO settings (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING"
+
+    static let replaceSetting = "INSERT INTO settings (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
 }

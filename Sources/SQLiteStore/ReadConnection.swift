@@ -6,6 +6,9 @@ final class ReadConnection {
     private let connection: SQLiteConnection
     private let selectItem: SQLiteStatement
     private let selectRating: SQLiteStatement
+    private let selectStars: SQLiteStatement
+    private let selectRaterPage: SQLiteStatement
+    private let selectRankingPage: SQLiteStatement
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
@@ -15,6 +18,62 @@ final class ReadConnection {
         try connection.execute("PRAGMA cache_size = -1024")
         selectItem = try connection.prepare(RatingSQL.selectItem)
         selectRating = try connection.prepare(RatingSQL.selectRatingWithScale)
+        selectStars = try connection.prepare(RatingSQL.selectStars)
+        selectRaterPage = try connection.prepare(RatingSQL.selectRaterPage)
+        selectRankingPage = try connection.prepare(RatingSQL.selectRankingPage)
+    }
+
+    /// Several summaries, and the rater's stars on each, from one snapshot (one read transaction).
+    func listings(of items: [ItemID], rater: RaterID?, defaultScale: Scale) throws(SQLiteError) -> [ItemListing] {
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        var listings: [ItemListing] = []
+        listings.reserveCapacity(items.count)
+        for item in items {
+            let summary = try summary(of: item, defaultScale: defaultScale)
+            var stars: Int?
+            if let rater {
+                try selectStars.run(bind: { () throws(SQLiteError) in
+                    try selectStars.bind(1, item.rawValue)
+                    try selectStars.bind(2, rater.rawValue)
+                }, row: { stars = selectStars.int(0) })
+            }
+            listings.append(ItemListing(summary: summary, myStars: stars.map(Stars.init(stored:))))
+        }
+        return listings
+    }
+
+    func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale) throws(SQLiteError) -> RaterPage {
+        var ratings: [Rating] = []
+        try selectRaterPage.run(bind: { () throws(SQLiteError) in
+            try selectRaterPage.bind(1, rater.rawValue)
+            try selectRaterPage.bind(2, Int(position?.updatedAtMilliseconds ?? .max))
+            try selectRaterPage.bind(3, position?.item.rawValue ?? "")
+            try selectRaterPage.bind(4, limit + 1)
+        }, row: {
+            ratings.append(Rating(item: ItemID(stored: selectRaterPage.text(0)), rater: rater, stars: Stars(stored: selectRaterPage.int(1)),
+                                  scale: (try? Scale(maxRating: selectRaterPage.int(3))) ?? defaultScale,
+                                  updatedAtMilliseconds: Int64(selectRaterPage.int(2))))
+        })
+        let page = Array(ratings.prefix(limit))
+        let next = ratings.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
+        return RaterPage(ratings: page, next: next)
+    }
+
+    func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, ranking: RankingSettings) throws(SQLiteError) -> RankingPage {
+        var items: [ItemSummary] = []
+        try selectRankingPage.run(bind: { () throws(SQLiteError) in
+            try selectRankingPage.bind(1, position?.scoreHigh ?? .max)
+            try selectRankingPage.bind(2, position?.scoreLow ?? .max)
+            try selectRankingPage.bind(3, position?.count ?? .max)
+            try selectRankingPage.bind(4, position?.item.rawValue ?? "")
+            try selectRankingPage.bind(5, minCount)
+            try selectRankingPage.bind(6, limit + 1)
+        }, row: {
+            items.append(SummaryRow(selectRankingPage, offset: 1).summary(of: ItemID(stored: selectRankingPage.text(0))))
+        })
+        let page = Array(items.prefix(limit))
+        return RankingPage(items: page, next: items.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
     }
 
     func summary(of item: ItemID, defaultScale: Scale) throws(SQLiteError) -> ItemSummary {

@@ -13,6 +13,8 @@ public struct SQLiteStoreConfiguration: Sendable {
     /// Whether the store claims the file for this process alone (`ratings serve` does, so a
     /// second server on the same file is refused). Default false.
     public var claimsFile = false
+    /// The Bayesian ranking's prior and weight; the stored scores follow them.
+    public var ranking = RankingSettings.standard
 
     public init(path: String) { self.path = path }
 }
@@ -24,12 +26,16 @@ public final class SQLiteRatingStore: RatingStore {
     private let readers: ReaderPool
     private let checkpointer: Checkpointer
     private let ownership: FileOwnership?
+    private let ranking: RankingSettings
+    public let cursorSecret: [UInt8]
 
     /// Opens the database, applies pending migrations, and prepares every statement.
     public init(_ configuration: SQLiteStoreConfiguration) throws {
         ownership = configuration.claimsFile ? try FileOwnership(path: configuration.path) : nil
         let (connection, _) = try Self.openMigrated(configuration)
-        writer = GroupCommitWriter(session: try WriteSession(connection: connection))
+        ranking = configuration.ranking
+        cursorSecret = try SettingsSetup(connection: connection, ranking: configuration.ranking).run()
+        writer = GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking))
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
@@ -55,8 +61,21 @@ public final class SQLiteRatingStore: RatingStore {
         readers.read(completion) { try $0.summary(of: item, defaultScale: defaultScale) }
     }
 
-    public func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
-        readers.read(completion) { reader in try items.map { try reader.summary(of: $0, defaultScale: defaultScale) } }
+    public func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
+        readers.read(completion) { try $0.listings(of: items, rater: rater, defaultScale: defaultScale) }
+    }
+
+    public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterPage>) {
+        readers.read(completion) { try $0.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale) }
+    }
+
+    public func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
+        readers.read(completion) { [ranking] in try $0.topRanked(after: position, limit: limit, minCount: minCount, ranking: ranking) }
+    }
+
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
+        writer.enqueue(TypedWriteJob({ try $0.erase(rater) }, completion: completion))
     }
 
     public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {

@@ -8,14 +8,14 @@ struct SummaryRow {
     let sum: Int
     let distribution: [Int]
 
-    /// Reads the current row of `statement`.
-    init(_ statement: SQLiteStatement) {
+    /// Reads the current row of `statement`, its summary columns starting at `offset`.
+    init(_ statement: SQLiteStatement, offset: Int32 = 0) {
         // The CHECK constraint keeps max_rating in 1...10; fall back rather than trap if a file was tampered with.
-        scale = (try? Scale(maxRating: statement.int(0))) ?? .standard
-        isScaleExplicit = statement.int(1) != 0
-        count = statement.int(2)
-        sum = statement.int(3)
-        distribution = (0..<Int32(10)).map { statement.int(4 + $0) }
+        scale = (try? Scale(maxRating: statement.int(offset))) ?? .standard
+        isScaleExplicit = statement.int(offset + 1) != 0
+        count = statement.int(offset + 2)
+        sum = statement.int(offset + 3)
+        distribution = (0..<Int32(10)).map { statement.int(offset + 4 + $0) }
     }
 
     func summary(of item: ItemID) -> ItemSummary {

@@ -11,9 +11,15 @@ final class WriteSession {
     private let upsertRating: SQLiteStatement
     private let deleteRating: SQLiteStatement
     private let applyDelta: SQLiteStatement
+    private let selectRaterRatings: SQLiteStatement
+    private let deleteRaterRatings: SQLiteStatement
+    private let ranking: RankingSettings
 
-    init(connection: SQLiteConnection) throws(SQLiteError) {
+    init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
         self.connection = connection
+        self.ranking = ranking
+        selectRaterRatings = try connection.prepare(RatingSQL.selectRaterRatings)
+        deleteRaterRatings = try connection.prepare(RatingSQL.deleteRaterRatings)
         selectItem = try connection.prepare(RatingSQL.selectItem)
         insertItem = try connection.prepare(RatingSQL.insertItem)
         setScale = try connection.prepare(RatingSQL.setScale)
@@ -36,22 +42,36 @@ final class WriteSession {
             try upsertRating.bind(3, stars.count)
             try upsertRating.bind(4, Int(request.nowMilliseconds))
         }
-        let summary = try move(request.item, into: stars.count, outOf: previous)
+        let summary = try move(request.item, from: row, scale: scale, into: stars.count, outOf: previous)
         let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: scale,
                             updatedAtMilliseconds: request.nowMilliseconds)
         return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
     }
 
     func clear(_ request: ClearRequest) throws -> ClearOutcome {
-        guard let previous = try storedStars(request.item, request.rater) else {
-            let summary = try item(request.item)?.summary(of: request.item) ?? .empty(request.item, on: request.defaultScale)
-            return ClearOutcome(cleared: false, summary: summary)
+        let row = try item(request.item)
+        guard let row, let previous = try storedStars(request.item, request.rater) else {
+            return ClearOutcome(cleared: false, summary: row?.summary(of: request.item) ?? .empty(request.item, on: request.defaultScale))
         }
         try deleteRating.run { () throws(SQLiteError) in
             try deleteRating.bind(1, request.item.rawValue)
             try deleteRating.bind(2, request.rater.rawValue)
         }
-        return ClearOutcome(cleared: true, summary: try move(request.item, into: nil, outOf: previous))
+        return ClearOutcome(cleared: true, summary: try move(request.item, from: row, scale: row.scale, into: nil, outOf: previous))
+    }
+
+    /// Removes every rating of the rater, item by item updating aggregates and scores, all in the
+    /// transaction the writer opened; returns how many were removed.
+    func erase(_ rater: RaterID) throws -> Int {
+        var ratings: [(item: ItemID, stars: Int)] = []
+        try selectRaterRatings.run(bind: { () throws(SQLiteError) in try selectRaterRatings.bind(1, rater.rawValue) },
+                                   row: { ratings.append((ItemID(stored: selectRaterRatings.text(0)), selectRaterRatings.int(1))) })
+        for (item, stars) in ratings {
+            guard let row = try self.item(item) else { continue }
+            _ = try move(item, from: row, scale: row.scale, into: nil, outOf: stars)
+        }
+        try deleteRaterRatings.run { () throws(SQLiteError) in try deleteRaterRatings.bind(1, rater.rawValue) }
+        return ratings.count
     }
 
     /// Checks for a conflict before writing anything, like `submit`.
@@ -93,16 +113,22 @@ final class WriteSession {
         return stars
     }
 
-    /// Updates count, sum and histogram in the same transaction as the rating row.
-    private func move(_ item: ItemID, into new: Int?, outOf old: Int?) throws(SQLiteError) -> ItemSummary {
-        let row = try applyDelta.summaryRow { () throws(SQLiteError) in
+    /// Updates count, sum, histogram and score key in the same transaction as the rating row,
+    /// from the item's row as it was (`row`, nil for a new item) and the change.
+    private func move(_ item: ItemID, from row: SummaryRow?, scale: Scale, into new: Int?, outOf old: Int?) throws(SQLiteError) -> ItemSummary {
+        let count = (row?.count ?? 0) + (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        let sum = (row?.sum ?? 0) + (new ?? 0) - (old ?? 0)
+        let key = ranking.key(count: count, sum: sum, scale: scale)
+        let updated = try applyDelta.summaryRow { () throws(SQLiteError) in
             try applyDelta.bind(1, item.rawValue)
             try applyDelta.bind(2, new)
             try applyDelta.bind(3, old)
+            try applyDelta.bind(4, key.high)
+            try applyDelta.bind(5, key.low)
         }
-        guard let row else {
+        guard let updated else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
-        return row.summary(of: item)
+        return updated.summary(of: item)
     }
 }

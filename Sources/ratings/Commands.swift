@@ -1,3 +1,5 @@
+import RatingsCore
+
 /// The commands of `ratings` and their settings: the one table they are parsed from and their
 /// help is written from.
 enum Commands {
@@ -24,6 +26,10 @@ enum Commands {
                     "Rating writes per second per rater, 0 for no limit"),
             Setting("write-burst", "RATINGS_WRITE_BURST", "N", .integer(1...1_000_000), default: "20",
                     "Writes a rater may make at once"),
+            Setting("ranking-prior", "RATINGS_RANKING_PRIOR", "P", .text, default: "0.5",
+                    "Bayesian ranking prior: the score of an item with no ratings, a decimal from 0 to 1 (at most 4 decimals)"),
+            Setting("ranking-weight", "RATINGS_RANKING_WEIGHT", "W", .integer(RankingSettings.weights), default: "10",
+                    "Bayesian ranking weight: how many ratings' worth the prior counts for"),
             Setting("log-format", "RATINGS_LOG_FORMAT", "FORMAT", .choice(["text", "json"]), default: "text",
                     "Access and error log lines as words or as one JSON object each"),
             Setting(nil, "RATINGS_JWT_SECRET", "SECRET", .secret, default: nil,

@@ -109,6 +109,12 @@ struct Options {
         return text
     }
 
+    /// Where a setting's value came from, for error messages: its flag when given, else its variable.
+    func source(_ name: String) -> String {
+        let setting = setting(name)
+        return setting.source(fromFlag: setting.flag.map { flags[$0] != nil } ?? false)
+    }
+
     /// A secret from its variable, or from the file its `_FILE` variable names (one trailing
     /// newline dropped, as `echo` writes it); nil when neither is set; both set is refused.
     func secret(_ variable: String) throws(Problem) -> String? {

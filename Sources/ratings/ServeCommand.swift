@@ -10,12 +10,18 @@ struct ServeSettings {
     var database: DatabaseChoice
     var defaultScale: Scale
     var logFormat: LogFormat
+    var ranking: RankingSettings
     var security: Security
 
     init(_ options: Options) throws {
         server.host = try options.text("host") ?? server.host
         server.port = try options.integer("port")
-        database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"))
+        switch RankingSettings.parse(prior: try options.text("ranking-prior") ?? "", weight: try options.integer("ranking-weight")) {
+        case .success(let settings): ranking = settings
+        case .failure:
+            throw Options.Problem(message: "\(options.source("ranking-prior")) must be a decimal from 0 to 1 with at most \(RankingSettings.priorDecimals) decimals, such as 0.5; got '\(try options.text("ranking-prior") ?? "")'")
+        }
+        database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"), ranking: ranking)
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         security = try Security(options)
@@ -67,6 +73,7 @@ enum ServeCommand {
         apiConfiguration.identityVerifier = settings.security.verifier
         apiConfiguration.writeLimiter = settings.security.limiter
         apiConfiguration.logFormat = settings.logFormat
+        apiConfiguration.ranking = settings.ranking
         apiConfiguration.errorLog = settings.server.errorLog
         FileOutput.error(settings.security.summary)
         let api = RatingsAPI(store: store, configuration: apiConfiguration)

@@ -5,23 +5,26 @@ import SQLiteStore
 /// The storage engine `--database` names: a file path for SQLite, a `postgresql://` or
 /// `postgres://` URI for PostgreSQL.
 enum DatabaseChoice {
-    case sqlite(path: String)
+    case sqlite(SQLiteStoreConfiguration)
     case postgresql(PostgresConfiguration)
 
-    init(_ text: String, poolSize: Int) {
+    init(_ text: String, poolSize: Int, ranking: RankingSettings = .standard) {
         if PostgresConfiguration.isURI(text) {
             var configuration = PostgresConfiguration(uri: text)
             configuration.poolSize = poolSize
+            configuration.ranking = ranking
             self = .postgresql(configuration)
         } else {
-            self = .sqlite(path: text)
+            var configuration = SQLiteStoreConfiguration(path: text)
+            configuration.ranking = ranking
+            self = .sqlite(configuration)
         }
     }
 
     /// How logs name the database (a URI's password left out).
     var description: String {
         switch self {
-        case .sqlite(let path): return path
+        case .sqlite(let configuration): return configuration.path
         case .postgresql(let configuration): return configuration.redacted
         }
     }
@@ -29,7 +32,7 @@ enum DatabaseChoice {
     /// Applies pending migrations; returns the names applied.
     func migrate() throws -> [String] {
         switch self {
-        case .sqlite(let path): return try SQLiteRatingStore.migrate(SQLiteStoreConfiguration(path: path))
+        case .sqlite(let configuration): return try SQLiteRatingStore.migrate(configuration)
         case .postgresql(let configuration): return try PostgresRatingStore.migrate(configuration)
         }
     }
@@ -38,8 +41,7 @@ enum DatabaseChoice {
     /// the SQLite writer finishes its queue, the PostgreSQL pool its requests.
     func openForServing() throws -> (store: any RatingStore, close: () -> Void) {
         switch self {
-        case .sqlite(let path):
-            var configuration = SQLiteStoreConfiguration(path: path)
+        case .sqlite(var configuration):
             configuration.claimsFile = true
             let store = try SQLiteRatingStore(configuration)
             return (store, { store.flush() })

@@ -23,7 +23,7 @@ struct CommandLineTests {
         let binary = try binaryAlone(in: directory) // migrations must be embedded
         let first = try RatingsProcess.run(["migrate", "--database", "db.sqlite"], directory: directory.path, binary: binary)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("applied 1 migration") && first.stdout.contains("0001_initial.sql"))
+        #expect(first.stdout.contains("applied 2 migrations") && first.stdout.contains("0001_initial.sql, 0002_raters_and_ranking.sql"))
         let second = try RatingsProcess.run(["migrate"], environment: ["RATINGS_DATABASE": "db.sqlite"], directory: directory.path, binary: binary)
         #expect(second.status == 0)
         #expect(second.stdout.contains("up to date"))
@@ -64,7 +64,9 @@ struct CommandLineTests {
         (["serve", "--port", "70000"], [String: String](), "--port"), (["serve", "--port", "abc"], [:], "--port"),
         (["serve", "--default-max-rating", "11"], [:], "--default-max-rating"), (["serve"], ["RATINGS_PORT": "-1"], "RATINGS_PORT"),
         (["serve"], ["RATINGS_DEFAULT_MAX_RATING": "0"], "RATINGS_DEFAULT_MAX_RATING"), (["serve", "--bogus", "1"], [:], "--bogus"),
-        (["serve", "--port"], [:], "--port"),
+        (["serve", "--port"], [:], "--port"), (["serve", "--ranking-prior", "1.5"], [:], "--ranking-prior"),
+        (["serve"], ["RATINGS_RANKING_PRIOR": "0.12345"], "RATINGS_RANKING_PRIOR"), (["serve", "--ranking-weight", "100001"], [:], "--ranking-weight"),
+        (["serve", "--log-format", "xml"], [:], "--log-format"), (["serve", "--database-pool", "0"], [:], "--database-pool"),
     ])
     func badConfiguration(arguments: [String], environment: [String: String], mention: String) throws {
         let result = try RatingsProcess.run(arguments, environment: environment)
@@ -174,7 +176,7 @@ struct CommandLineTests {
         let cluster = try PostgresCluster.shared()
         let uri = try cluster.freshDatabaseURI()
         let migrated = try RatingsProcess.run(["migrate", "--database", uri])
-        #expect(migrated.status == 0 && migrated.stdout.contains("applied 1 migration"), "\(migrated.stderr)")
+        #expect(migrated.status == 0 && migrated.stdout.contains("applied 2 migrations"), "\(migrated.stderr)")
         #expect(try RatingsProcess.run(["migrate"], environment: ["RATINGS_DATABASE": uri]).stdout.contains("up to date"))
         let withPassword = uri.replacingOccurrences(of: "postgres@", with: "postgres:hunter2@")
         let server = try RatingsProcess(["serve", "--port", "0", "--database", withPassword, "--database-pool", "2"])

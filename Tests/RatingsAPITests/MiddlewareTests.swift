@@ -116,9 +116,18 @@ private final class OffThreadStore: RatingStore {
     func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
         inner.summary(of: item, defaultScale: defaultScale, completion: later(completion))
     }
-    func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
-        inner.summaries(of: items, defaultScale: defaultScale, completion: later(completion))
+    func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
+        inner.summaries(of: items, rater: rater, defaultScale: defaultScale, completion: later(completion))
     }
+    func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                 completion: @escaping StoreCompletion<RaterPage>) {
+        inner.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: later(completion))
+    }
+    func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) { inner.erase(rater, completion: later(completion)) }
+    func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
+        inner.topRanked(after: position, limit: limit, minCount: minCount, completion: later(completion))
+    }
+    var cursorSecret: [UInt8] { inner.cursorSecret }
     func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
         inner.rating(of: item, by: rater, defaultScale: defaultScale, completion: later(completion))
     }

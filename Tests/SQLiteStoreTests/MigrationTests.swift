@@ -31,7 +31,7 @@ struct MigrationTests {
         let edited = Migration(name: original.name, sql: original.sql + "\n-- edited\n")
         let connection = try SQLiteConnection(path: path)
         #expect {
-            try Migrator(migrations: [edited]).migrate(connection)
+            try Migrator(migrations: [edited] + SQLiteRatingStore.migrations.dropFirst()).migrate(connection)
         } throws: { error in
             guard let error = error as? MigrationError, case .edited(let name, _, _) = error else { return false }
             return name == original.name && error.description.contains(original.name)

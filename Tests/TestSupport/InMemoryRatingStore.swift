@@ -18,8 +18,14 @@ public final class InMemoryRatingStore: RatingStore {
 
     private let items = Locked<[String: Item]>([:])
     private let failing = Locked(false)
+    private let ranking: RankingSettings
+    public let cursorSecret: [UInt8]
 
-    public init() {}
+    public init(ranking: RankingSettings = .standard) {
+        self.ranking = ranking
+        var generator = SystemRandomNumberGenerator()
+        cursorSecret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
 
     /// Makes every call fail with a `StorageFailure` (or work again), like a database gone away.
     public func setFailing(_ fails: Bool) { failing.withLock { $0 = fails } }
@@ -28,8 +34,52 @@ public final class InMemoryRatingStore: RatingStore {
         completion(run { items in Self.summary(item, items[item.rawValue], defaultScale) })
     }
 
-    public func summaries(of list: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>) {
-        completion(run { items in list.map { Self.summary($0, items[$0.rawValue], defaultScale) } })
+    public func summaries(of list: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
+        completion(run { items in
+            list.map { id in
+                let stars = rater.flatMap { items[id.rawValue]?.ratings[$0.rawValue]?.stars }
+                return ItemListing(summary: Self.summary(id, items[id.rawValue], defaultScale), myStars: stars.map(Stars.init(stored:)))
+            }
+        })
+    }
+
+    public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterPage>) {
+        completion(run { items in
+            let all = items.compactMap { id, item -> Rating? in
+                guard let rating = item.ratings[rater.rawValue] else { return nil }
+                return Rating(item: ItemID(stored: id), rater: rater, stars: Stars(stored: rating.stars), scale: item.scale,
+                              updatedAtMilliseconds: rating.updatedAt)
+            }
+            let ordered = all.sorted { a, b in
+                a.updatedAtMilliseconds != b.updatedAtMilliseconds ? a.updatedAtMilliseconds > b.updatedAtMilliseconds
+                    : a.item.rawValue.utf8.lexicographicallyPrecedes(b.item.rawValue.utf8)
+            }.filter { position?.isFollowed(by: $0) ?? true }
+            let page = Array(ordered.prefix(limit))
+            let next = ordered.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
+            return RaterPage(ratings: page, next: next)
+        })
+    }
+
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
+        completion(run { items in
+            var removed = 0
+            for id in items.keys where items[id]?.ratings.removeValue(forKey: rater.rawValue) != nil { removed += 1 }
+            return removed
+        })
+    }
+
+    public func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
+        completion(run { [ranking] items in
+            let ranked = items.compactMap { id, item -> (RankingPosition, ItemSummary)? in
+                let summary = Self.summary(ItemID(stored: id), item, item.scale)
+                guard summary.count >= max(1, minCount), let place = RankingPosition(summary, ranking) else { return nil }
+                return (place, summary)
+            }
+            let ordered = ranked.sorted { $0.0.isAbove($1.0) }.filter { position?.isAbove($0.0) ?? true }
+            let page = Array(ordered.prefix(limit))
+            return RankingPage(items: page.map(\.1), next: ordered.count > limit ? page.last?.0 : nil)
+        })
     }
 
     public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {

@@ -7,7 +7,29 @@ extension RatingStore {
     }
 
     public func summaries(of items: [ItemID], defaultScale: Scale) async throws -> [ItemSummary] {
-        try await withCheckedThrowingContinuation { continuation in summaries(of: items, defaultScale: defaultScale) { continuation.resume(with: $0) } }
+        try await listings(of: items, rater: nil, defaultScale: defaultScale).map(\.summary)
+    }
+
+    public func listings(of items: [ItemID], rater: RaterID?, defaultScale: Scale) async throws -> [ItemListing] {
+        try await withCheckedThrowingContinuation { continuation in
+            summaries(of: items, rater: rater, defaultScale: defaultScale) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale) async throws -> RaterPage {
+        try await withCheckedThrowingContinuation { continuation in
+            ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func erase(_ rater: RaterID) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in erase(rater) { continuation.resume(with: $0) } }
+    }
+
+    public func topRanked(after position: RankingPosition?, limit: Int, minCount: Int = 1) async throws -> RankingPage {
+        try await withCheckedThrowingContinuation { continuation in
+            topRanked(after: position, limit: limit, minCount: minCount) { continuation.resume(with: $0) }
+        }
     }
 
     public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) async throws -> Rating? {

@@ -1,4 +1,3 @@
-import ASCIIKit
 import HTTP1
 import RatingsCore
 
@@ -6,7 +5,7 @@ import RatingsCore
 extension RatingsAPI {
     func display(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
         let language = try context.language()
-        let scale = try maxParameter(context.target.rawQueryValues("max"))
+        let scale = try Scale(maxRating: context.target.integer("max", in: Scale.allowed, default: configuration.defaultScale.maxRating))
         let values = context.target.rawQueryValues("value")
         guard values.count == 1, let raw = values.first, !raw.isEmpty else {
             throw APIError.invalidQuery(values.count > 1
@@ -18,15 +17,5 @@ extension RatingsAPI {
         }
         let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
         respond(Responses.representation(in: language) { $0.display(display, into: &$1) })
-    }
-
-    /// `max`: decimal digits only, 1 to 10; absent means the server default.
-    private func maxParameter(_ values: [String]) throws -> Scale {
-        guard let raw = values.first else { return configuration.defaultScale }
-        let limits = "max must be an integer from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound) written in decimal digits"
-        guard values.count == 1 else { throw APIError.invalidQuery("Give max at most once; \(limits).") }
-        guard let number = ASCII.integer(raw, in: Scale.allowed), let scale = try? Scale(maxRating: number)
-        else { throw APIError.invalidQuery("\(limits); got \(ErrorResponse.quoted(raw)).") }
-        return scale
     }
 }

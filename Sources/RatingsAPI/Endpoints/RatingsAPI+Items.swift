@@ -17,8 +17,10 @@ extension RatingsAPI {
     func readSummaries(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
         let language = try context.language()
         let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
-        store.summaries(of: items, defaultScale: configuration.defaultScale, completion: context.reply(respond) { summaries in
-            Responses.representation(in: language) { $0.summaries(summaries, into: &$1) }
+        let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
+            .map { try services.access.batchRater($0, caller: context.identity()) }
+        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { listings in
+            Responses.representation(in: language) { $0.listings(listings, withStars: rater != nil, into: &$1) }
         })
     }
 

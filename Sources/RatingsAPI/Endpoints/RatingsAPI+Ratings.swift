@@ -45,7 +45,7 @@ extension RatingsAPI {
     }
 
     /// Lets a rater's write through the rate limit, or refuses it with 429.
-    private func limited(_ rater: RaterID) throws -> RaterID {
+    func limited(_ rater: RaterID) throws -> RaterID {
         if let limiter = configuration.writeLimiter, let wait = limiter.admit(rater.rawValue, now: services.clock.monotonicSeconds()) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }

@@ -10,6 +10,13 @@ enum Responses {
         HTTPResponse(status: status, headers: HTTPHeaders([("content-type", "application/json")]), body: body)
     }
 
+    /// JSON without an ETag or a language, written by `write`.
+    static func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
+        var writer = JSONWriter()
+        write(&writer)
+        return json(status, writer.bytes)
+    }
+
     /// A write's answer: JSON in `language`, rendered by `write`, without an ETag.
     static func json(_ status: Int, in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
         var headers = HTTPHeaders([("content-type", "application/json")])

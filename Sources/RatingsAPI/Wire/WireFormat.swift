@@ -34,7 +34,8 @@ struct WireFormat {
         json.key("halfStarFillsFrom"); json.string(language.layoutDirection.leadingEdge.rawValue)
     }
 
-    func summary(_ summary: ItemSummary, into json: inout JSONWriter) {
+    /// A Summary; `extra` writes members that follow the contract's own (`myStars`, `score`).
+    func summary(_ summary: ItemSummary, into json: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
         json.beginObject()
         json.key("itemId"); json.string(summary.item.rawValue)
         json.key("maxRating"); json.integer(summary.scale.maxRating)
@@ -45,6 +46,7 @@ struct WireFormat {
         for count in summary.distribution { json.integer(count) }
         json.endArray()
         json.key("display"); display(summary.display, into: &json)
+        extra(&json)
         json.endObject()
     }
 
@@ -68,11 +70,50 @@ struct WireFormat {
         json.endObject()
     }
 
-    func summaries(_ summaries: [ItemSummary], into json: inout JSONWriter) {
+    /// A batch: each summary, with `myStars` when the batch named a rater.
+    func listings(_ listings: [ItemListing], withStars: Bool, into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
-        for item in summaries { summary(item, into: &json) }
+        for listing in listings {
+            summary(listing.summary, into: &json) { json in
+                guard withStars else { return }
+                json.key("myStars")
+                if let stars = listing.myStars { json.integer(stars.count) } else { json.null() }
+            }
+        }
         json.endArray()
+        json.endObject()
+    }
+
+    /// A page of a rater's ratings (each without its summary) and the cursor of the next page.
+    func raterPage(_ page: RaterPage, nextCursor: String?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("ratings"); json.beginArray()
+        for item in page.ratings { rating(item, summary: nil, into: &json) }
+        json.endArray()
+        json.key("nextCursor"); if let nextCursor { json.string(nextCursor) } else { json.null() }
+        json.endObject()
+    }
+
+    /// What an erasure removed (no display, so no language).
+    static func erased(_ rater: RaterID, cleared: Int, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("raterId"); json.string(rater.rawValue)
+        json.key("cleared"); json.integer(cleared)
+        json.endObject()
+    }
+
+    /// A page of the ranking: each summary with its score, and the cursor of the next page.
+    func ranking(_ page: RankingPage, settings: RankingSettings, nextCursor: String?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("items"); json.beginArray()
+        for item in page.items {
+            summary(item, into: &json) { json in
+                json.key("score"); json.number(BayesianScore(item, settings)?.text ?? settings.priorText)
+            }
+        }
+        json.endArray()
+        json.key("nextCursor"); if let nextCursor { json.string(nextCursor) } else { json.null() }
         json.endObject()
     }
 }

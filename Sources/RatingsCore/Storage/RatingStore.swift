@@ -11,8 +11,9 @@ public protocol RatingStore: Sendable {
     /// The item's summary; an unknown item reads as having no ratings on `defaultScale`.
     func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>)
 
-    /// Summaries of several items, in the order given (repeats repeated).
-    func summaries(of items: [ItemID], defaultScale: Scale, completion: @escaping StoreCompletion<[ItemSummary]>)
+    /// Summaries of several items, in the order given (repeats repeated), each with `rater`'s own
+    /// stars when a rater is named, read from one snapshot.
+    func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>)
 
     /// One rater's rating of an item, or nil when there is none.
     func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>)
@@ -28,6 +29,24 @@ public protocol RatingStore: Sendable {
     /// Sets the item's scale. Fails with `RatingError.scaleConflict` when the item has ratings on
     /// another scale.
     func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>)
+
+    /// Up to `limit` of the rater's ratings after `position` (from the newest when nil), newest
+    /// first, ties by item id; each on its item's scale. Served by an index, never by skipping rows.
+    func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                 completion: @escaping StoreCompletion<RaterPage>)
+
+    /// Removes every rating of the rater, and updates each item's aggregates, in one transaction;
+    /// delivers how many ratings were removed.
+    func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>)
+
+    /// Up to `limit` items with at least `minCount` (and at least one) ratings after `position`
+    /// (from the top when nil), by Bayesian score under the store's ranking settings, then count,
+    /// then item id. Served by an index kept in the same transaction as every write.
+    func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>)
+
+    /// A secret shared by every process on this store's data, for sealing pagination cursors so
+    /// that a cursor one replica issued is accepted by every other.
+    var cursorSecret: [UInt8] { get }
 
     /// Succeeds when the store can answer queries now.
     func checkReady(completion: @escaping StoreCompletion<Void>)
