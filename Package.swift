@@ -49,8 +49,8 @@ let package = Package(
         // Routes, wire types and error mapping; sees storage only through RatingStore.
         .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
-        // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256.
-        .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit"], swiftSettings: strict),
+        // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256, JWK Sets, issuer and audience.
+        .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit", "Locking"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
                           dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],

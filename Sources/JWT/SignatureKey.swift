@@ -24,7 +24,7 @@ final class SignatureKey: Sendable {
     }
 
     /// An RS256 or ES256 public key from PEM (`-----BEGIN PUBLIC KEY-----`).
-    init(publicKeyPEM pem: String) throws(KeyError) {
+    convenience init(publicKeyPEM pem: String) throws(KeyError) {
         var pem = pem
         let key: OpaquePointer? = pem.withUTF8 { bytes in
             guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
@@ -32,6 +32,24 @@ final class SignatureKey: Sendable {
             return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
         }
         guard let key else { throw KeyError(message: "not a PEM public key (expected -----BEGIN PUBLIC KEY-----)") }
+        try self.init(taking: key)
+    }
+
+    /// An RS256 key from a JWK's base64url modulus and exponent (RFC 7518 §6.3).
+    convenience init(rsaModulus n: [UInt8], exponent e: [UInt8]) throws(KeyError) {
+        guard let key = ratings_rsa_public_key(n, n.count, e, e.count) else { throw KeyError(message: "n and e do not make an RSA public key") }
+        try self.init(taking: key)
+    }
+
+    /// An ES256 key from a JWK's P-256 coordinates (RFC 7518 §6.2), refused when not on the curve.
+    convenience init(p256X x: [UInt8], y: [UInt8]) throws(KeyError) {
+        guard x.count == 32, y.count == 32 else { throw KeyError(message: "x and y of a P-256 key are 32 bytes each") }
+        guard let key = ratings_p256_public_key(x, y) else { throw KeyError(message: "x and y are not a point on P-256") }
+        try self.init(taking: key)
+    }
+
+    /// Takes ownership of `key`, choosing the algorithm from its type; frees it when refused.
+    private init(taking key: OpaquePointer) throws(KeyError) {
         switch EVP_PKEY_get_base_id(key) {
         case EVP_PKEY_RSA:
             guard EVP_PKEY_get_bits(key) >= 2048 else {
@@ -103,5 +121,6 @@ final class SignatureKey: Sendable {
 /// Why a configured key cannot be used; start-up stops with this message.
 public struct KeyError: Error, Sendable, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

@@ -77,6 +77,9 @@ struct Access: Sendable {
         case .badSignature: return "The bearer token's signature does not verify."
         case .expired: return "The bearer token has expired; get a new one."
         case .notYetValid: return "The bearer token is not valid yet (nbf)."
+        case .unknownKey(let kid): return "The bearer token names key \(JSONText.quoted(kid)) (kid), which this server does not hold; get a token signed with a current key."
+        case .wrongIssuer(let expected): return "The bearer token's iss claim is missing or is not \(JSONText.quoted(expected)), the issuer this server trusts."
+        case .wrongAudience(let expected): return "The bearer token's aud claim is missing or does not name \(JSONText.quoted(expected)); get a token issued for this service."
         }
     }
 }

@@ -21,6 +21,12 @@ public enum IdentityError: Error, Sendable, Equatable {
     case badSignature
     case expired
     case notYetValid
+    /// The token names a key (`kid`) the server does not hold.
+    case unknownKey(String)
+    /// `iss` is missing or is not the configured issuer.
+    case wrongIssuer(expected: String)
+    /// `aud` is missing or does not hold the configured audience.
+    case wrongAudience(expected: String)
 }
 
 /// Checks bearer tokens. Implemented outside the core (with libcrypto); the API sees only this.

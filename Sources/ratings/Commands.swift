@@ -12,7 +12,8 @@ enum Commands {
         details: """
             Logs "listening on http://HOST:PORT" once listening, and one access-log line per request on
             standard output. SIGTERM or SIGINT drains: requests under way are answered, then it exits 0.
-            Without a token key (RATINGS_JWT_*), the service runs open and says so at start.
+            Without a token key (RATINGS_JWT_*), the service runs open and says so at start. Set
+            RATINGS_JWT_ISSUER and RATINGS_JWT_AUDIENCE whenever a provider's keys are used.
             """,
         settings: [
             Setting("host", "RATINGS_HOST", "H", .text, default: "127.0.0.1", "Address to bind; 0.0.0.0 for all"),
@@ -35,7 +36,11 @@ enum Commands {
             Setting(nil, "RATINGS_JWT_SECRET", "SECRET", .secret, default: nil,
                     "HS256 shared secret, at least 32 bytes (or RATINGS_JWT_SECRET_FILE: a file holding it)"),
             Setting(nil, "RATINGS_JWT_PUBLIC_KEY_FILE", "FILE", .text, default: nil,
-                    "PEM public key: RSA for RS256, P-256 for ES256"),
+                    "PEM public key: RSA for RS256, P-256 for ES256 (reread on SIGHUP and when it changes)"),
+            Setting(nil, "RATINGS_JWT_JWKS_FILE", "FILE", .text, default: nil,
+                    "JWK Set of RSA (RS256) and P-256 (ES256) keys named by kid (reread on SIGHUP and when it changes)"),
+            Setting(nil, "RATINGS_JWT_ISSUER", "ISS", .text, default: nil, "When set, a token's iss must equal it"),
+            Setting(nil, "RATINGS_JWT_AUDIENCE", "AUD", .text, default: nil, "When set, a token's aud must name it"),
         ])
 
     static let migrate = Command(

@@ -88,6 +88,10 @@ enum ServeCommand {
             FileOutput.error("ratings serve: cannot listen on \(settings.server.host):\(settings.server.port): \(error)")
             return 1
         }
+        let rotation = settings.security.keyFile.flatMap { file in
+            settings.security.verifier.map { KeyRotation(file: file, verifier: $0, log: settings.server.errorLog) }
+        }
+        defer { rotation?.stop() }
         let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
         FileOutput.out("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))")
         server.waitUntilStopped()

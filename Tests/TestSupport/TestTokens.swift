@@ -61,10 +61,35 @@ public final class TestKeyPair: @unchecked Sendable {
         return String(decoding: bytes.prefix(Int(max(count, 0))), as: UTF8.self)
     }
 
-    /// A token over `claims` signed with this key (RS256 or ES256), with `alg` overridable.
-    public func token(claims: String, alg: String? = nil) -> String {
+    /// The public key as a JWK (RFC 7517) named `kid`, with `alg` when given.
+    public func jwk(kid: String?, alg: String? = nil) -> String {
+        func number(_ name: String) -> [UInt8] {
+            var value: OpaquePointer?
+            EVP_PKEY_get_bn_param(key, name, &value)
+            defer { BN_free(value) }
+            var bytes = [UInt8](repeating: 0, count: Int((BN_num_bits(value) + 7) / 8))
+            BN_bn2bin(value, &bytes)
+            return bytes
+        }
+        func padded(_ bytes: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: max(0, 32 - bytes.count)) + bytes }
+        var members = kid.map { ["\"kid\":\"\($0)\""] } ?? []
+        if let alg { members.append("\"alg\":\"\(alg)\"") }
+        switch kind {
+        case .rsa:
+            members += ["\"kty\":\"RSA\"", "\"n\":\"\(TestTokens.base64URL(number("n")))\"", "\"e\":\"\(TestTokens.base64URL(number("e")))\""]
+        case .ec:
+            members += ["\"kty\":\"EC\"", "\"crv\":\"P-256\"", "\"x\":\"\(TestTokens.base64URL(padded(number("qx"))))\"",
+                        "\"y\":\"\(TestTokens.base64URL(padded(number("qy"))))\""]
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A token over `claims` signed with this key (RS256 or ES256), with `alg` overridable and a
+    /// `kid` in the header when given.
+    public func token(claims: String, alg: String? = nil, kid: String? = nil) -> String {
         let algorithm = alg ?? (kind == .rsa ? "RS256" : "ES256")
-        let input = TestTokens.signingInput(header: "{\"alg\":\"\(algorithm)\",\"typ\":\"JWT\"}", claims: claims)
+        let kidMember = kid.map { ",\"kid\":\"\($0)\"" } ?? ""
+        let input = TestTokens.signingInput(header: "{\"alg\":\"\(algorithm)\",\"typ\":\"JWT\"\(kidMember)}", claims: claims)
         let data = Array(input.utf8)
         let context = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(context) }
