@@ -4,27 +4,27 @@
 /// anyway.
 public enum ASCII {
     /// `0`…`9`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     /// `A`…`Z` or `a`…`z`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
 
     /// `A`…`Z`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func isUppercase(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
 
     /// The byte with `A`…`Z` mapped to `a`…`z`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func lowercased(_ byte: UInt8) -> UInt8 { isUppercase(byte) ? byte | 0x20 : byte }
 
     /// Space or horizontal tab: HTTP's optional whitespace (RFC 9110 §5.6.3).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func isSpaceOrTab(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The value of a hexadecimal digit (either case), or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func hexValue(_ byte: UInt8) -> Int? {
         if isDigit(byte) { return Int(byte &- UInt8(ascii: "0")) }
         let lower = byte | 0x20
@@ -33,11 +33,13 @@ public enum ASCII {
     }
 
     /// Whether `text` is one or more decimal digits and nothing else.
+    @inlinable
     public static func isDecimal(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isDigit)
     }
 
     /// Whether `bytes` are one or more decimal digits and nothing else.
+    @inlinable
     public static func isDecimal(_ bytes: some Collection<UInt8>) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy(isDigit)
     }
@@ -45,6 +47,7 @@ public enum ASCII {
     /// A number written in decimal digits only (leading zeros allowed, no sign) that lies in
     /// `range`; nil otherwise. Any number of digits is read without overflow: digits beyond
     /// what the upper bound needs make the number too large, not a trap.
+    @inlinable
     public static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
         guard isDecimal(text) else { return nil }
         var value = 0
@@ -58,12 +61,33 @@ public enum ASCII {
     }
 
     /// `value` in decimal, left-padded with zeros to `width` digits (`padded(7, 3)` is `007`).
+    @inlinable
     public static func padded(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
     }
 
+    /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
+    @inlinable
+    public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
     /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits.
+    @inlinable
     public static func hex(_ value: UInt64, width: Int = 16) -> String {
         let text = String(value, radix: 16)
         return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
@@ -72,6 +96,7 @@ public enum ASCII {
 
 extension StringProtocol {
     /// Drops leading and trailing spaces and tabs (HTTP's OWS, RFC 9110 §5.6.3).
+    @inlinable
     public func trimmingSpacesAndTabs() -> String {
         let bytes = utf8
         guard let first = bytes.firstIndex(where: { !ASCII.isSpaceOrTab($0) }) else { return "" }
@@ -81,6 +106,7 @@ extension StringProtocol {
     }
 
     /// The text with `A`…`Z` lowercased and every other byte kept; copies only when needed.
+    @inlinable
     public func lowercasedASCII() -> String {
         guard utf8.contains(where: ASCII.isUppercase) else { return String(self) }
         return String(decoding: utf8.map(ASCII.lowercased), as: UTF8.self)

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Header field lines, `field-name ":" OWS field-value OWS` (RFC 9112 §5), ending in an empty line.
 enum FieldSection {
     /// Parses `bytes`, which hold the field lines each ending in CRLF, then the final CRLF.
@@ -30,7 +32,7 @@ enum FieldSection {
         while valueStart < valueEnd, line[valueStart] == ByteClass.space || line[valueStart] == ByteClass.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ByteClass.space || line[valueEnd - 1] == ByteClass.tab { valueEnd -= 1 }
         let value = line[valueStart..<valueEnd]
-        let nameText = String(decoding: name, as: UTF8.self).lowercased()
+        let nameText = String(decoding: name.map(ASCII.lowercased), as: UTF8.self)
         guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: nameText) }
         return (nameText, String(decoding: value, as: UTF8.self))
     }
@@ -38,7 +40,8 @@ enum FieldSection {
 
 /// RFC 9112 §3.2: an HTTP/1.1 request carries exactly one Host, and it must be a valid authority.
 enum HostRule {
-    private static let forbiddenInHost: [UInt8] = Array(" /?#@\\\t,\"<>{}|^`".utf8)
+    /// Bytes a host never holds: userinfo, spaces, paths, non-ASCII and the like, as a lookup table.
+    private static let forbidden: [Bool] = (0..<256).map { byte in byte >= 0x80 || " /?#@\\\t,\"<>{}|^`".utf8.contains(UInt8(byte)) }
 
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
         if head.headers.count("host") > 1 { throw .repeatedHost }
@@ -46,7 +49,7 @@ enum HostRule {
             if head.version == .http11 { throw .missingHost }
             return
         }
-        // reg-name / IP-literal, optional port: no userinfo, spaces, paths or non-ASCII.
-        if host.utf8.contains(where: { $0 >= 0x80 || forbiddenInHost.contains($0) }) { throw .invalidHost }
+        // reg-name / IP-literal, optional port.
+        for byte in host.utf8 where forbidden[Int(byte)] { throw .invalidHost }
     }
 }

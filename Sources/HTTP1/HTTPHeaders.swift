@@ -1,7 +1,8 @@
 import ASCIIKit
 
 /// Header fields in arrival order. Names are kept lowercased, since field names are
-/// case-insensitive (RFC 9110 §5.1), so lookups compare bytes.
+/// case-insensitive (RFC 9110 §5.1): fields added are lowercased, and lookups take names already
+/// in lowercase (every caller passes a literal), so a lookup compares bytes and nothing more.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// The fields, names lowercased, values with surrounding whitespace removed.
     public private(set) var fields: [(name: String, value: String)]
@@ -15,42 +16,41 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         fields.append((name: HTTPHeaders.lowercase(name), value: value))
     }
 
-    /// Replaces every field named `name` with one holding `value`.
+    /// Replaces every field named `name` (lowercase) with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
-        let name = HTTPHeaders.lowercase(name)
-        fields.removeAll { $0.name == name }
+        if fields.contains(where: { $0.name == name }) { fields.removeAll { $0.name == name } }
         fields.append((name: name, value: value))
     }
 
-    /// The first value of `name`, or nil.
+    /// The first value of `name` (lowercase), or nil.
     public subscript(_ name: String) -> String? {
-        let name = HTTPHeaders.lowercase(name)
-        return fields.first { $0.name == name }?.value
+        for field in fields where field.name == name { return field.value }
+        return nil
     }
 
-    /// Every value of `name`, in order.
+    /// Every value of `name` (lowercase), in order.
     public func values(_ name: String) -> [String] {
-        let name = HTTPHeaders.lowercase(name)
-        return fields.filter { $0.name == name }.map(\.value)
+        var values: [String] = []
+        for field in fields where field.name == name { values.append(field.value) }
+        return values
     }
 
     /// Names are nearly always written lowercase already; only copy when they are not.
     @inline(__always)
     private static func lowercase(_ name: String) -> String { name.lowercasedASCII() }
 
-    /// How many fields are named `name`, without building an array.
+    /// How many fields are named `name` (lowercase), without building an array.
     public func count(_ name: String) -> Int {
-        let name = HTTPHeaders.lowercase(name)
         var count = 0
         for field in fields where field.name == name { count += 1 }
         return count
     }
 
-    /// Whether a comma-separated field such as `Connection` lists `token` (case-insensitive).
+    /// Whether a comma-separated field such as `connection` (lowercase) lists `token`
+    /// (lowercase; compared case-insensitively).
     public func contains(token: String, in name: String) -> Bool {
-        let name = HTTPHeaders.lowercase(name)
         for field in fields where field.name == name {
-            if field.value.split(separator: ",").contains(where: { $0.trimmingSpacesAndTabs().lowercased() == token }) { return true }
+            if field.value.split(separator: ",").contains(where: { $0.trimmingSpacesAndTabs().lowercasedASCII() == token }) { return true }
         }
         return false
     }

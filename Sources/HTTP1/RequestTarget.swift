@@ -11,9 +11,10 @@ public struct RequestTarget: Sendable, Equatable {
     public let rawQueryItems: [(name: String, value: String)]
 
     public init(_ target: String) {
-        if let mark = target.firstIndex(of: "?") {
+        let bytes = target.utf8
+        if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = String(target[..<mark])
-            let query = String(target[target.index(after: mark)...])
+            let query = String(target[bytes.index(after: mark)...])
             rawQuery = query
             rawQueryItems = Self.items(of: query)
         } else {
@@ -36,11 +37,22 @@ public struct RequestTarget: Sendable, Equatable {
     /// The leading `/` yields no segment, so `/v1/items/a` is `["v1", "items", "a"]`.
     public var pathSegments: [String]? {
         var segments: [String] = []
-        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            guard let decoded = PercentDecoding.decode(raw) else { return nil }
-            segments.append(decoded)
+        segments.reserveCapacity(6)
+        let bytes = rawPath.utf8
+        var start = bytes.startIndex
+        if start < bytes.endIndex && bytes[start] == UInt8(ascii: "/") { start = bytes.index(after: start) } else { return [] }
+        var index = start
+        while true {
+            if index == bytes.endIndex || bytes[index] == UInt8(ascii: "/") {
+                guard let decoded = PercentDecoding.decode(rawPath[start..<index]) else { return nil }
+                segments.append(decoded)
+                if index == bytes.endIndex { return segments }
+                index = bytes.index(after: index)
+                start = index
+            } else {
+                index = bytes.index(after: index)
+            }
         }
-        return segments
     }
 
     private static func items(of query: String) -> [(name: String, value: String)] {

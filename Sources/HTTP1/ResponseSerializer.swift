@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Writes a response head and body as HTTP/1.1 bytes, appending to a reusable buffer so no
 /// per-response buffer is allocated.
 public enum ResponseSerializer {
@@ -5,34 +7,37 @@ public enum ResponseSerializer {
     /// tells the length the GET would have had (RFC 9110 §9.3.2).
     public static func write(_ response: HTTPResponse, date: String, keepAlive: Bool, includeBody: Bool,
                              into buffer: inout [UInt8]) {
-        append("HTTP/1.1 ", to: &buffer)
-        append(String(response.status), to: &buffer)
+        buffer.reserveCapacity(buffer.count + 256 + (includeBody ? response.body.count : 0))
+        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        ASCII.appendDecimal(response.status, to: &buffer)
         buffer.append(ByteClass.space)
-        append(HTTPStatus.reason(response.status), to: &buffer)
-        append("\r\ndate: ", to: &buffer)
-        append(date, to: &buffer)
-        append("\r\n", to: &buffer)
-        for field in response.headers where field.name != "content-length" && field.name != "connection" && field.name != "date" {
-            append(field.name, to: &buffer)
-            append(": ", to: &buffer)
-            append(field.value, to: &buffer)
-            append("\r\n", to: &buffer)
+        buffer.append(contentsOf: HTTPStatus.reason(response.status).utf8)
+        buffer.append(contentsOf: "\r\ndate: ".utf8)
+        buffer.append(contentsOf: date.utf8)
+        buffer.append(contentsOf: "\r\n".utf8)
+        for field in response.headers where !Self.writtenHere(field.name) {
+            buffer.append(contentsOf: field.name.utf8)
+            buffer.append(contentsOf: ": ".utf8)
+            buffer.append(contentsOf: field.value.utf8)
+            buffer.append(contentsOf: "\r\n".utf8)
         }
         if !response.forbidsBody {
-            append("content-length: ", to: &buffer)
-            append(String(response.body.count), to: &buffer)
-            append("\r\n", to: &buffer)
+            buffer.append(contentsOf: "content-length: ".utf8)
+            ASCII.appendDecimal(response.body.count, to: &buffer)
+            buffer.append(contentsOf: "\r\n".utf8)
         }
-        append(keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n", to: &buffer)
+        buffer.append(contentsOf: keepAlive ? "connection: keep-alive\r\n\r\n".utf8 : "connection: close\r\n\r\n".utf8)
         if includeBody && !response.forbidsBody { buffer.append(contentsOf: response.body) }
+    }
+
+    /// The fields the serializer writes itself, so a handler's copy of them is dropped.
+    @inline(__always)
+    private static func writtenHere(_ name: String) -> Bool {
+        // Most names start with neither letter; only those that do are compared in full.
+        guard let first = name.utf8.first, first == UInt8(ascii: "c") || first == UInt8(ascii: "d") else { return false }
+        return name == "content-length" || name == "connection" || name == "date"
     }
 
     /// The interim `100 Continue` response.
     public static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    @inline(__always)
-    private static func append(_ text: String, to buffer: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
-    }
 }

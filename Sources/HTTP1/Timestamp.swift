@@ -8,7 +8,18 @@ public enum Timestamp {
         let millis = Int(milliseconds - seconds * 1000)
         let (days, secondOfDay) = CivilDate.split(unixSeconds: seconds)
         let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
-        let pad = ASCII.padded
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func two(_ value: Int) { text.append(UInt8(ascii: "0") + UInt8(value / 10)); text.append(UInt8(ascii: "0") + UInt8(value % 10)) }
+        if (0...9999).contains(year) { two(year / 100); two(year % 100) } else { ASCII.appendDecimal(year, to: &text) }
+        text.append(UInt8(ascii: "-")); two(month)
+        text.append(UInt8(ascii: "-")); two(day)
+        text.append(UInt8(ascii: "T")); two(secondOfDay / 3600)
+        text.append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
+        text.append(UInt8(ascii: ":")); two(secondOfDay % 60)
+        text.append(UInt8(ascii: "."))
+        text.append(UInt8(ascii: "0") + UInt8(millis / 100)); two(millis % 100)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -29,6 +29,8 @@ final class Connection: EventSource, @unchecked Sendable {
     private var outputStart = 0
     private var watchedEvents: UInt32 = 0
     private var isOpen = true
+    /// The handler's answer, waiting for the end of the loop's turn.
+    private var answer: HTTPResponse?
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
         self.fd = fd
@@ -125,11 +127,11 @@ final class Connection: EventSource, @unchecked Sendable {
         case .none:
             break
         case .dispatch(let request):
-            let loop = self.loop
-            shared.handler.handle(request, environment) { [self] response in
+            shared.handler.handle(request, environment) { [self, loop] response in
                 // Answers always continue at the end of the loop's turn, never inside the handler.
                 if loop.isCurrent {
-                    loop.executeLocally { self.responseArrived(response) }
+                    answer = response
+                    loop.answerLater(self)
                 } else {
                     loop.execute { self.responseArrived(response) }
                 }
@@ -152,6 +154,13 @@ final class Connection: EventSource, @unchecked Sendable {
         case .close:
             close()
         }
+    }
+
+    /// Writes the answer the handler gave on this thread (see `EventLoop.answerLater`).
+    func writeAnswer() {
+        guard let response = answer else { return }
+        answer = nil
+        responseArrived(response)
     }
 
     private func responseArrived(_ response: HTTPResponse) {

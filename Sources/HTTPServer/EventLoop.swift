@@ -26,7 +26,12 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let remoteTasks = Locked<[@Sendable () -> Void]>([])
-    private var localTasks: [() -> Void] = []
+    /// Tasks from other threads swapped out of `remoteTasks`, kept to reuse their storage.
+    private var remoteBatch: [@Sendable () -> Void] = []
+    /// Connections whose handler answered on this thread, to be written at the end of the turn;
+    /// two lists swapped, so queueing allocates nothing once they have grown.
+    private var answered: [Connection] = []
+    private var answering: [Connection] = []
     private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()
@@ -82,7 +87,13 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     var isCurrent: Bool { pthread_equal(pthread_self(), threadID) != 0 }
 
     func execute(_ task: @escaping @Sendable () -> Void) {
-        remoteTasks.withLock { $0.append(task) }
+        // Only the first task of a batch wakes the loop: it takes every queued task at once, so
+        // a writer delivering a group commit's results costs one wake-up, not one per result.
+        let wake = remoteTasks.withLock { queued in
+            queued.append(task)
+            return queued.count == 1
+        }
+        guard wake else { return }
         var one: UInt64 = 1
         // A full eventfd counter (EAGAIN) still wakes the loop; nothing else can fail here.
         _ = try? syscall("write(eventfd)") { write(wakeFD, &one, 8) }
@@ -93,8 +104,9 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
         logBuffer.append(UInt8(ascii: "\n"))
     }
 
-    /// Queues `task` for the end of this iteration. Only on the loop's thread.
-    func executeLocally(_ task: @escaping () -> Void) { localTasks.append(task) }
+    /// Queues `connection`, whose handler has just answered on this thread, to write the answer
+    /// at the end of this iteration (never inside the handler). Only on the loop's thread.
+    func answerLater(_ connection: Connection) { answered.append(connection) }
 
     // MARK: Watching descriptors
 
@@ -190,19 +202,17 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
 
     private func runTasks() {
         while true {
-            let remote = remoteTasks.withLock { queued -> [@Sendable () -> Void] in
-                let batch = queued
-                queued.removeAll(keepingCapacity: true)
-                return batch
+            remoteTasks.withLock { swap(&$0, &remoteBatch) }
+            let ranRemote = !remoteBatch.isEmpty
+            for task in remoteBatch { task() }
+            remoteBatch.removeAll(keepingCapacity: true)
+            // Writing an answer may start the next pipelined request, whose answer queues again.
+            while !answered.isEmpty {
+                swap(&answered, &answering)
+                for connection in answering { connection.writeAnswer() }
+                answering.removeAll(keepingCapacity: true)
             }
-            for task in remote { task() }
-            // Local tasks may queue more local tasks (a response, then the next pipelined request).
-            while !localTasks.isEmpty {
-                let local = localTasks
-                localTasks.removeAll(keepingCapacity: true)
-                for task in local { task() }
-            }
-            if remote.isEmpty { return }
+            if !ranRemote { return }
         }
     }
 

@@ -4,24 +4,30 @@
 public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public private(set) var bytes: [UInt8] = []
-    /// Per open object or array: whether the next element needs a comma first.
-    private var needsComma: [Bool] = [false]
+    /// Per nesting level (bit n for level n, 0 outside everything): whether the next element
+    /// needs a comma first. A bit set rather than an array, so writing allocates nothing more.
+    private var needsComma: UInt64 = 0
+    private var depth = 0
 
     public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); open() }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); depth -= 1 }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); open() }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); depth -= 1 }
 
     /// Writes a member name (plain ASCII, never escaped); the next value written is its value.
     public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        needsComma[needsComma.count - 1] = false
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma &= ~(1 << UInt64(depth))
     }
+
+    /// Writes a value another writer rendered (an object, say) as the next value.
+    public mutating func value(_ rendered: [UInt8]) { separate(); bytes.append(contentsOf: rendered) }
 
     /// Writes members another writer rendered (`"a":1,"b":2`, no braces) into the open object.
     public mutating func members(_ rendered: [UInt8]) { separate(); bytes.append(contentsOf: rendered) }
@@ -39,7 +45,14 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        let bit: UInt64 = 1 << UInt64(depth)
+        if needsComma & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        needsComma |= bit
+    }
+
+    /// Enters a new object or array (at most 63 levels deep, far beyond anything written here).
+    private mutating func open() {
+        depth += 1
+        needsComma &= ~(1 << UInt64(depth))
     }
 }

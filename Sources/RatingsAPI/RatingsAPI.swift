@@ -11,10 +11,12 @@ public final class RatingsAPI: Sendable {
     let configuration: APIConfiguration
     let services: APIServices
     let metrics: APIMetrics
+    /// Hot items' summaries, rendered once per language and reused while they stay the same.
+    let renderings = SummaryRenderings(capacity: 4_096)
     let router = Router(routes: RatingsAPI.routeTable)
     private let accessLog: AccessLogMiddleware
-    /// Outermost first: the request id is set before anything logs, and the access log sees the
-    /// final status, a 304 included.
+    /// Outermost first: the request id is set before anything logs, and on the way out the access
+    /// log sees the final status, a 304 included.
     private let middleware: [any Middleware]
 
     public init(store: any RatingStore, configuration: APIConfiguration) {
@@ -42,13 +44,18 @@ public final class RatingsAPI: Sendable {
             request: request, target: target, environment: environment,
             route: matched.map { (index: $0.index, names: router.routes[$0.index].pattern.parameterNames, values: $0.parameters) },
             requestID: "", started: configuration.clock.monotonicSeconds(), services: services)
-        step(0, context, respond)
-    }
-
-    /// Runs middleware `index` around the rest, and the endpoint after the last one.
-    private func step(_ index: Int, _ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) {
-        guard index < middleware.count else { return dispatch(context, respond) }
-        middleware[index].handle(context, respond) { [self] context, respond in step(index + 1, context, respond) }
+        // One continuation for the whole way out: the steps run in reverse, then the server gets it.
+        let finish: HTTPHandler.Respond = { [middleware] response in
+            var response = response
+            for step in middleware.reversed() { step.response(context, &response) }
+            respond(response)
+        }
+        do {
+            for step in middleware { try step.request(context) }
+        } catch {
+            return finish(context.fail(error))
+        }
+        dispatch(context, finish)
     }
 
     /// The innermost step: the route's endpoint for the method, or the 400, 404 or 405 that
@@ -65,7 +72,7 @@ public final class RatingsAPI: Sendable {
             guard let endpoint = route.endpoint(for: context.request.method) else {
                 throw APIError.methodNotAllowed(method: context.request.method, allow: route.allow)
             }
-            try endpoint(self)(context, respond)
+            try endpoint(self, context, respond)
         } catch {
             respond(context.fail(error))
         }

@@ -3,8 +3,11 @@ import RatingsCore
 
 /// Everything a handler knows about the request it answers: the request and its parsed target,
 /// the route's path parameters, the request id, where it came from, and the ways to choose its
-/// language, check its caller and log. Built once per request by the API.
-struct RequestContext: Sendable {
+/// language, check its caller and log. Built once per request by the API; a class, so the
+/// middleware and the continuations share one instead of copying it at every step.
+// Safe: `requestID` is set once, by the request-id middleware, before anything else reads it or
+// the context leaves the request's loop; every other property is immutable.
+final class RequestContext: @unchecked Sendable {
     let request: HTTPRequest
     /// The request target, split once into path and query.
     let target: RequestTarget
@@ -54,13 +57,21 @@ struct RequestContext: Sendable {
                       _ body: @escaping @Sendable (Value) throws -> HTTPResponse) -> StoreCompletion<Value> {
         let loop = environment.loop
         return { [self] result in
-            loop.run {
-                do {
-                    respond(try body(result.get()))
-                } catch {
-                    respond(fail(error))
-                }
+            // Straight on when the store answered on the loop itself (from memory), else via the loop.
+            if loop.isCurrent {
+                finish(result, body, respond)
+            } else {
+                loop.execute { self.finish(result, body, respond) }
             }
+        }
+    }
+
+    private func finish<Value>(_ result: Result<Value, any Error>, _ body: (Value) throws -> HTTPResponse,
+                               _ respond: HTTPHandler.Respond) {
+        do {
+            respond(try body(result.get()))
+        } catch {
+            respond(fail(error))
         }
     }
 

@@ -18,7 +18,12 @@ final class GroupCommitWriter: Sendable {
     // Safe: the session is touched only by blocks running on `queue`, which is serial.
     private nonisolated(unsafe) let session: WriteSession
 
-    init(session: WriteSession) { self.session = session }
+    private let cache: SummaryCache
+
+    init(session: WriteSession, cache: SummaryCache) {
+        self.session = session
+        self.cache = cache
+    }
 
     /// Queues a write; the job's completion runs on the writer queue after its commit.
     func enqueue(_ job: any WriteJob) {
@@ -60,9 +65,13 @@ final class GroupCommitWriter: Sendable {
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
+            cache.forget(session.takeChangedRows().keys)
             batch.forEach { $0.finish(failure: error) }
             return
         }
+        // The cache learns the committed rows before any write is acknowledged, so a read that
+        // follows an acknowledgement sees the write.
+        cache.committed(session.takeChangedRows())
         batch.forEach { $0.finish(failure: nil) }
     }
 }

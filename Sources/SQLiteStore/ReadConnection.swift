@@ -23,14 +23,14 @@ final class ReadConnection {
         selectRankingPage = try connection.prepare(RatingSQL.selectRankingPage)
     }
 
-    /// Several summaries, and the rater's stars on each, from one snapshot (one read transaction).
-    func listings(of items: [ItemID], rater: RaterID?, defaultScale: Scale) throws(SQLiteError) -> [ItemListing] {
+    /// Several items' rows (nil where an item has none), and the rater's stars on each, from one
+    /// snapshot (one read transaction).
+    func rows(of items: [ItemID], rater: RaterID?) throws(SQLiteError) -> [(row: SummaryRow?, stars: Int?)] {
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
-        var listings: [ItemListing] = []
-        listings.reserveCapacity(items.count)
+        var found: [(row: SummaryRow?, stars: Int?)] = []
+        found.reserveCapacity(items.count)
         for item in items {
-            let summary = try summary(of: item, defaultScale: defaultScale)
             var stars: Int?
             if let rater {
                 try selectStars.run(bind: { () throws(SQLiteError) in
@@ -38,9 +38,9 @@ final class ReadConnection {
                     try selectStars.bind(2, rater.rawValue)
                 }, row: { stars = selectStars.int(0) })
             }
-            listings.append(ItemListing(summary: summary, myStars: stars.map(Stars.init(stored:))))
+            found.append((try row(of: item), stars))
         }
-        return listings
+        return found
     }
 
     func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale) throws(SQLiteError) -> RaterPage {
@@ -77,8 +77,12 @@ final class ReadConnection {
     }
 
     func summary(of item: ItemID, defaultScale: Scale) throws(SQLiteError) -> ItemSummary {
-        let row = try selectItem.summaryRow { () throws(SQLiteError) in try selectItem.bind(1, item.rawValue) }
-        return row?.summary(of: item) ?? .empty(item, on: defaultScale)
+        try row(of: item)?.summary(of: item) ?? .empty(item, on: defaultScale)
+    }
+
+    /// The item's row, nil when it has none.
+    func row(of item: ItemID) throws(SQLiteError) -> SummaryRow? {
+        try selectItem.summaryRow { () throws(SQLiteError) in try selectItem.bind(1, item.rawValue) }
     }
 
     func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale) throws(SQLiteError) -> Rating? {

@@ -10,6 +10,10 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var maxIdleReaders: Int = 4
     /// How often the WAL is checkpointed beside the writer, in milliseconds.
     public var checkpointIntervalMilliseconds = 100
+    /// About how many items' rows are kept in memory for reads; 0 turns the cache off. Only a store
+    /// that claims its file (`claimsFile`) caches, since another process could change the file.
+    /// Default 20,000 (a few MiB).
+    public var cachedItems = 20_000
     /// Whether the store claims the file for this process alone (`ratings serve` does, so a
     /// second server on the same file is refused). Default false.
     public var claimsFile = false
@@ -27,6 +31,7 @@ public final class SQLiteRatingStore: RatingStore {
     private let checkpointer: Checkpointer
     private let ownership: FileOwnership?
     private let ranking: RankingSettings
+    private let cache: SummaryCache?
     public let cursorSecret: [UInt8]
 
     /// Opens the database, applies pending migrations, and prepares every statement.
@@ -35,7 +40,9 @@ public final class SQLiteRatingStore: RatingStore {
         let (connection, _) = try Self.openMigrated(configuration)
         ranking = configuration.ranking
         cursorSecret = try SettingsSetup(connection: connection, ranking: configuration.ranking).run()
-        writer = GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking))
+        let cache = SummaryCache(capacity: configuration.claimsFile ? configuration.cachedItems : 0)
+        self.cache = configuration.claimsFile && configuration.cachedItems > 0 ? cache : nil
+        writer = GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking), cache: cache)
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
@@ -57,12 +64,50 @@ public final class SQLiteRatingStore: RatingStore {
         return (connection, try Migrator(migrations: SQLiteRatingStore.migrations).migrate(connection))
     }
 
+    /// From the cache in place when the item is cached (memory only: nothing waits), else from
+    /// the file on a reader thread.
     public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
-        readers.read(completion) { try $0.summary(of: item, defaultScale: defaultScale) }
+        if let cache, let entry = cache.entry(item) {
+            return completion(.success(Self.summary(item, entry, defaultScale)))
+        }
+        readers.read(completion) { [cache] reader in
+            let mark = cache?.beginRead(item)
+            let row = try reader.row(of: item)
+            let summary = row?.summary(of: item)
+            if let cache, let mark { cache.fill(item, summary.map(SummaryCache.Entry.summary) ?? .absent, readSince: mark) }
+            return summary ?? .empty(item, on: defaultScale)
+        }
     }
 
+    private static func summary(_ item: ItemID, _ entry: SummaryCache.Entry, _ defaultScale: Scale) -> ItemSummary {
+        switch entry {
+        case .absent: return .empty(item, on: defaultScale)
+        case .summary(let summary): return summary
+        }
+    }
+
+    /// In place when no rater is named and every item is cached; else on a reader thread.
     public func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
-        readers.read(completion) { try $0.listings(of: items, rater: rater, defaultScale: defaultScale) }
+        if rater == nil, let cache {
+            var listings: [ItemListing] = []
+            listings.reserveCapacity(items.count)
+            for item in items {
+                guard let entry = cache.entry(item) else { break }
+                listings.append(ItemListing(summary: Self.summary(item, entry, defaultScale), myStars: nil))
+            }
+            if listings.count == items.count { return completion(.success(listings)) }
+        }
+        readers.read(completion) { [cache] reader in
+            let marks = cache.map { cache in items.map(cache.beginRead) }
+            let found = try reader.rows(of: items, rater: rater)
+            return items.indices.map { index in
+                let summary = found[index].row?.summary(of: items[index])
+                if let cache, let marks {
+                    cache.fill(items[index], summary.map(SummaryCache.Entry.summary) ?? .absent, readSince: marks[index])
+                }
+                return ItemListing(summary: summary ?? .empty(items[index], on: defaultScale), myStars: found[index].stars.map(Stars.init(stored:)))
+            }
+        }
     }
 
     public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,

@@ -14,6 +14,8 @@ final class WriteSession {
     private let selectRaterRatings: SQLiteStatement
     private let deleteRaterRatings: SQLiteStatement
     private let ranking: RankingSettings
+    /// Rows changed by the transaction under way, for the cache once it commits.
+    private(set) var changedRows: [String: SummaryRow] = [:]
 
     init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
         self.connection = connection
@@ -88,8 +90,17 @@ final class WriteSession {
                 try setScale.bind(2, request.scale.maxRating)
             }
         }
-        let summary = try item(request.item)?.summary(of: request.item) ?? .empty(request.item, on: request.scale)
-        return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: summary)
+        guard let updated = try item(request.item) else {
+            throw SQLiteError(code: 1, operation: RatingSQL.selectItem, message: "the item row vanished inside its transaction")
+        }
+        changedRows[request.item.rawValue] = updated
+        return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: updated.summary(of: request.item))
+    }
+
+    /// Takes the rows the last transaction changed (the writer calls it after COMMIT or ROLLBACK).
+    func takeChangedRows() -> [String: SummaryRow] {
+        defer { changedRows = [:] }
+        return changedRows
     }
 
     private func item(_ item: ItemID) throws(SQLiteError) -> SummaryRow? {
@@ -129,6 +140,7 @@ final class WriteSession {
         guard let updated else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
+        changedRows[item.rawValue] = updated
         return updated.summary(of: item)
     }
 }

@@ -37,6 +37,15 @@ struct ASCIITests {
         #expect(ASCII.hex(255, width: 4) == "00ff" && ASCII.hex(UInt64.max) == "ffffffffffffffff")
     }
 
+    @Test("decimal digits appended without a String, at the edges of Int")
+    func appendsDecimals() {
+        for value in [0, 7, 10, 200, 65_535, -1, -1_000, Int.max, Int.min] {
+            var bytes: [UInt8] = [UInt8(ascii: "x")]
+            ASCII.appendDecimal(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+        }
+    }
+
     @Test("trimming drops spaces and tabs only, at both ends")
     func trimming() {
         #expect(" \t a b \t".trimmingSpacesAndTabs() == "a b")

@@ -164,6 +164,32 @@ struct StoreContractTests {
         }
     }
 
+    @Test("a read that follows an acknowledged write sees it, while other reads race to fill any cache", arguments: TestEngine.durable)
+    func readsFollowWrites(engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            let items = (0..<4).map { ItemID(stored: "hot-\($0)") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // Readers keep every item's row coming back from the file, racing the writer.
+                for reader in 0..<4 {
+                    group.addTask {
+                        for _ in 0..<150 { _ = try await store.summary(of: items[reader], defaultScale: five) }
+                    }
+                }
+                group.addTask {
+                    for round in 1...150 {
+                        for item in items {
+                            _ = try await store.submit(SubmitRequest(item: item, rater: RaterID(stored: "r\(round)"), stars: 3,
+                                                                     defaultScale: five, nowMilliseconds: 1))
+                            let seen = try await store.summary(of: item, defaultScale: five).count
+                            #expect(seen == round, "after the write of round \(round) acknowledged, \(item) read \(seen)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
     @Test("readiness: a working store is ready", arguments: TestEngine.all)
     func ready(engine: TestEngine) async throws {
         try await withStore(engine) { store in try await store.checkReady() }

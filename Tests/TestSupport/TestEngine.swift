@@ -26,7 +26,9 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
             return (InMemoryRatingStore(), {})
         case .sqlite:
             let directory = try TemporaryDirectory("ratings-engine")
-            let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: directory.file("ratings.sqlite")))
+            var configuration = SQLiteStoreConfiguration(path: directory.file("ratings.sqlite"))
+            configuration.claimsFile = true // as `ratings serve` opens it, so its cache is on
+            let store = try SQLiteRatingStore(configuration)
             return (store, { store.flush(); directory.remove() })
         case .postgresql:
             let store = try PostgresRatingStore(PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI()))

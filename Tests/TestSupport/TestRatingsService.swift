@@ -37,6 +37,7 @@ public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any Iden
     let path = directory.file("ratings.sqlite")
     var storeConfiguration = SQLiteStoreConfiguration(path: path)
     storeConfiguration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    storeConfiguration.claimsFile = true
     let store = try SQLiteRatingStore(storeConfiguration)
     let metrics = ServerMetrics()
     var configuration = APIConfiguration(languages: try LanguageCatalog.bundled())

@@ -9,8 +9,9 @@ extension RatingsAPI {
     func readSummary(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
-        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply(respond) { summary in
-            Responses.representation(in: language) { $0.summary(summary, into: &$1) }
+        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply(respond) { [renderings] summary in
+            let rendering = renderings.rendering(of: summary, in: language)
+            return Responses.representation(in: language, body: rendering.json, etag: rendering.etag)
         })
     }
 
@@ -19,8 +20,10 @@ extension RatingsAPI {
         let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
         let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
             .map { try services.access.batchRater($0, caller: context.identity()) }
-        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { listings in
-            Responses.representation(in: language) { $0.listings(listings, withStars: rater != nil, into: &$1) }
+        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { [renderings] listings in
+            Responses.representation(in: language) { wire, json in
+                wire.listings(listings, withStars: rater != nil, renderings: renderings, into: &json)
+            }
         })
     }
 

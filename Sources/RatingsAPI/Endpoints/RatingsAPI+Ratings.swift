@@ -21,9 +21,10 @@ extension RatingsAPI {
         case .integer(let stars):
             let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: configuration.defaultScale,
                                            nowMilliseconds: services.clock.wallMilliseconds())
-            store.submit(submission, completion: context.reply(respond) { [metrics] outcome in
+            store.submit(submission, completion: context.reply(respond) { [metrics, renderings] outcome in
                 metrics.ratingsWritten()
-                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
+                let summary = renderings.rendering(of: outcome.summary, in: language).json
+                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: summary, into: &$1) }
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
@@ -38,9 +39,10 @@ extension RatingsAPI {
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        store.clear(request, completion: context.reply(respond) { [metrics] outcome in
+        store.clear(request, completion: context.reply(respond) { [metrics, renderings] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
-            return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
+            let summary = renderings.rendering(of: outcome.summary, in: language).json
+            return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, summary: summary, into: &$1) }
         })
     }
 

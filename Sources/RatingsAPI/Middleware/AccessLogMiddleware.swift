@@ -1,23 +1,36 @@
+import ASCIIKit
 import HTTP1
 import JSON
+import Locking
 
 /// Writes one access-log line per answered request, in text or JSON, to the loop's log buffer
 /// (written out at the end of the loop's turn, so many lines cost one write).
 struct AccessLogMiddleware: Middleware {
     let format: LogFormat
     let clock: any APIClock
+    /// The time as RFC 3339 text, formatted once per millisecond however many lines share it.
+    private let time = Locked<(milliseconds: Int64, text: [UInt8])>((-1, []))
 
-    func handle(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond,
-                next: (RequestContext, @escaping HTTPHandler.Respond) -> Void) {
-        next(context) { [self] response in
-            let request = context.request
-            let bytes = request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
-            let micros = Int((clock.monotonicSeconds() - context.started) * 1_000_000)
-            context.environment.loop.appendLogLine(line(
-                peer: context.environment.peer, request: (request.method, request.target, request.head.version.rawValue),
-                status: response.status, bytes: bytes, micros: micros, requestID: context.requestID))
-            respond(response)
+    init(format: LogFormat, clock: any APIClock) {
+        self.format = format
+        self.clock = clock
+    }
+
+    private func now() -> [UInt8] {
+        let milliseconds = clock.wallMilliseconds()
+        return time.withLock { time in
+            if time.milliseconds != milliseconds { time = (milliseconds, Array(Timestamp.rfc3339(milliseconds: milliseconds).utf8)) }
+            return time.text
         }
+    }
+
+    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
+        let request = context.request
+        let bytes = request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
+        let micros = Int((clock.monotonicSeconds() - context.started) * 1_000_000)
+        context.environment.loop.appendLogLine(line(
+            peer: context.environment.peer, request: (request.method, request.target, request.head.version.rawValue),
+            status: response.status, bytes: bytes, micros: micros, requestID: context.requestID))
     }
 
     /// Logs a request the server refused before any handler saw it (it could not be read).
@@ -28,15 +41,36 @@ struct AccessLogMiddleware: Middleware {
 
     private func line(peer: String, request: (method: String, target: String, version: String)?, status: Int, bytes: Int,
                       micros: Int, requestID: String?) -> [UInt8] {
-        let time = Timestamp.rfc3339(milliseconds: clock.wallMilliseconds())
         switch format {
         case .text:
-            let requestLine = request.map { "\($0.method) \($0.target) \($0.version)" } ?? "-"
-            return Array("\(time) \(peer) \"\(requestLine)\" \(status) \(bytes) \(micros)us id=\(requestID ?? "-")".utf8)
+            var line: [UInt8] = []
+            line.reserveCapacity(160)
+            line += now()
+            line.append(UInt8(ascii: " "))
+            line += peer.utf8
+            line += " \"".utf8
+            if let request {
+                line += request.method.utf8
+                line.append(UInt8(ascii: " "))
+                line += request.target.utf8
+                line.append(UInt8(ascii: " "))
+                line += request.version.utf8
+            } else {
+                line.append(UInt8(ascii: "-"))
+            }
+            line += "\" ".utf8
+            ASCII.appendDecimal(status, to: &line)
+            line.append(UInt8(ascii: " "))
+            ASCII.appendDecimal(bytes, to: &line)
+            line.append(UInt8(ascii: " "))
+            ASCII.appendDecimal(micros, to: &line)
+            line += "us id=".utf8
+            line += (requestID ?? "-").utf8
+            return line
         case .json:
             var json = JSONWriter(capacity: 256)
             json.beginObject()
-            json.key("time"); json.string(time)
+            json.key("time"); json.string(String(decoding: now(), as: UTF8.self))
             json.key("peer"); json.string(peer)
             json.key("method"); if let request { json.string(request.method) } else { json.null() }
             json.key("target"); if let request { json.string(request.target) } else { json.null() }

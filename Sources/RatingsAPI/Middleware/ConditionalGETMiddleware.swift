@@ -3,19 +3,11 @@ import HTTP1
 /// Answers a `GET` or `HEAD` whose `If-None-Match` names the response's strong `ETag` with
 /// `304 Not Modified` and no body (RFC 9110 §13.1.2, §15.4.5).
 struct ConditionalGETMiddleware: Middleware {
-    func handle(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond,
-                next: (RequestContext, @escaping HTTPHandler.Respond) -> Void) {
+    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
         let method = context.request.method
-        guard method == "GET" || method == "HEAD", let ifNoneMatch = context.request.headers["if-none-match"] else {
-            return next(context, respond)
-        }
-        next(context) { response in
-            if (200..<300).contains(response.status), let etag = response.headers["etag"],
-               EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-                respond(response.notModified)
-            } else {
-                respond(response)
-            }
-        }
+        guard method == "GET" || method == "HEAD", (200..<300).contains(response.status),
+              let ifNoneMatch = context.request.headers["if-none-match"], let etag = response.headers["etag"],
+              EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: etag) else { return }
+        response = response.notModified
     }
 }

@@ -10,26 +10,22 @@ final class RequestIDMiddleware: Middleware {
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        prefix = String(generator.next() as UInt64, radix: 16)
+        prefix = String(generator.next() as UInt64, radix: 16) + "-"
     }
 
-    func handle(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond,
-                next: (RequestContext, @escaping HTTPHandler.Respond) -> Void) {
-        var context = context
-        let id = self.id(from: context.request.headers["x-request-id"])
-        context.requestID = id
-        next(context) { response in
-            var response = response
-            response.headers.set("x-request-id", id)
-            respond(response)
-        }
+    func request(_ context: RequestContext) {
+        context.requestID = id(from: context.request.headers["x-request-id"])
+    }
+
+    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
+        response.headers.set("x-request-id", context.requestID)
     }
 
     /// The client's id when acceptable, otherwise a fresh one.
     func id(from header: String?) -> String {
         if let header, Self.isAcceptable(header) { return header }
         let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return "\(prefix)-\(String(next, radix: 16))"
+        return prefix + String(next, radix: 16)
     }
 
     static func isAcceptable(_ value: String) -> Bool {

@@ -1,8 +1,8 @@
 import HTTP1
 
-/// An API method that answers one routed request: it calls `respond` exactly once, on the
+/// Answers one routed request through an API method: it calls `respond` exactly once, on the
 /// request's loop, or throws an error that becomes its problem response.
-typealias Endpoint = @Sendable (RatingsAPI) -> (RequestContext, @escaping HTTPHandler.Respond) throws -> Void
+typealias Endpoint = @Sendable (RatingsAPI, RequestContext, @escaping HTTPHandler.Respond) throws -> Void
 
 /// One resource of the API, declared once: its path pattern and the endpoint of each method.
 /// `HEAD` is answered by the `GET` endpoint (the server drops the body), and `Allow` lists

@@ -33,6 +33,13 @@ enum Responses {
         return HTTPResponse(status: 200, headers: headers, body: body)
     }
 
+    /// A representation whose body and ETag were rendered before (see `SummaryRenderings`).
+    static func representation(in language: WireLanguage, body: [UInt8], etag: String) -> HTTPResponse {
+        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag)])
+        negotiated(language, into: &headers)
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
     private static func render(_ language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {
         let wire = WireFormat(language: language)
         var json = JSONWriter()

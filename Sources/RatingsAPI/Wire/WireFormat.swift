@@ -9,6 +9,17 @@ struct WireFormat {
     let language: WireLanguage
 
     func display(_ display: Display, into json: inout JSONWriter) {
+        if let whole = language.renderedWholeDisplay(of: display) { return json.value(whole) }
+        if let members = language.renderedMembers(of: display) { return Self.display(display, members: members, into: &json) }
+        var rendered = JSONWriter(capacity: 256)
+        rendered.beginObject()
+        Self.languageMembers(of: display, in: language.language, into: &rendered)
+        rendered.endObject()
+        Self.display(display, members: Array(rendered.bytes.dropFirst().dropLast()), into: &json)
+    }
+
+    /// A Display object: value, symbols and fill, then the language's `members` as rendered.
+    static func display(_ display: Display, members: [UInt8], into json: inout JSONWriter) {
         json.beginObject()
         json.key("value"); json.number(display.valueText)
         json.key("symbols"); json.beginArray()
@@ -17,11 +28,7 @@ struct WireFormat {
         json.key("fill"); json.beginArray()
         for share in display.fillHundredths { json.number(DecimalText.hundredths(share)) }
         json.endArray()
-        if let rendered = language.renderedMembers(of: display) {
-            json.members(rendered)
-        } else {
-            Self.languageMembers(of: display, in: language.language, into: &json)
-        }
+        json.members(members)
         json.endObject()
     }
 
@@ -50,33 +57,39 @@ struct WireFormat {
         json.endObject()
     }
 
-    func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
+    /// A Rating; with the item's Summary after a write, already rendered (`SummaryRenderings`).
+    func rating(_ rating: Rating, summary: [UInt8]?, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(rating.item.rawValue)
         json.key("raterId"); json.string(rating.rater.rawValue)
         json.key("stars"); json.integer(rating.stars.count)
         json.key("updatedAt"); json.string(Timestamp.rfc3339(milliseconds: rating.updatedAtMilliseconds))
         json.key("display"); display(rating.display, into: &json)
-        if let summary { json.key("summary"); self.summary(summary, into: &json) }
+        if let summary { json.key("summary"); json.value(summary) }
         json.endObject()
     }
 
-    func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, into json: inout JSONWriter) {
+    /// What clearing changed; the Summary already rendered (`SummaryRenderings`).
+    func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, summary: [UInt8], into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(item.rawValue)
         json.key("raterId"); json.string(rater.rawValue)
         json.key("cleared"); json.bool(outcome.cleared)
-        json.key("summary"); summary(outcome.summary, into: &json)
+        json.key("summary"); json.value(summary)
         json.endObject()
     }
 
-    /// A batch: each summary, with `myStars` when the batch named a rater.
-    func listings(_ listings: [ItemListing], withStars: Bool, into json: inout JSONWriter) {
+    /// A batch: each summary, with `myStars` when the batch named a rater; summaries without it
+    /// are copied from `renderings`.
+    func listings(_ listings: [ItemListing], withStars: Bool, renderings: SummaryRenderings, into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
         for listing in listings {
+            guard withStars else {
+                json.value(renderings.rendering(of: listing.summary, in: language).json)
+                continue
+            }
             summary(listing.summary, into: &json) { json in
-                guard withStars else { return }
                 json.key("myStars")
                 if let stars = listing.myStars { json.integer(stars.count) } else { json.null() }
             }

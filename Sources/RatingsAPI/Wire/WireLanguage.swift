@@ -8,6 +8,9 @@ final class WireLanguage: Sendable {
     let language: Language
     /// By scale, then by half steps.
     private let members: [[[UInt8]]]
+    /// Whole Display objects of whole-star values (every rating, and averages that are whole), by
+    /// scale, then by stars (0 for not rated).
+    private let wholeDisplays: [[[UInt8]]]
 
     init(_ language: Language) {
         self.language = language
@@ -22,6 +25,27 @@ final class WireLanguage: Sendable {
                 return Array(json.bytes.dropFirst().dropLast()) // the members without their braces
             }
         }
+        let members = members
+        wholeDisplays = Scale.allowed.map { maxRating in
+            guard let scale = try? Scale(maxRating: maxRating) else { return [] }
+            return (0...maxRating).map { stars in
+                var json = JSONWriter(capacity: 384)
+                WireFormat.display(Display(ExactValue(thousandths: stars * 1000), on: scale),
+                                   members: members[maxRating - Scale.allowed.lowerBound][2 * stars], into: &json)
+                return json.bytes
+            }
+        }
+    }
+
+    /// The rendered Display object of `display` when its value is a whole number of stars and its
+    /// fill follows (1 up to the value, 0 after); nil otherwise.
+    func renderedWholeDisplay(of display: Display) -> [UInt8]? {
+        guard display.halfSteps % 2 == 0 else { return nil }
+        let stars = display.halfSteps / 2
+        for (index, fill) in display.fillHundredths.enumerated() where fill != (index < stars ? 100 : 0) { return nil }
+        let byScale = display.scale.maxRating - Scale.allowed.lowerBound
+        guard wholeDisplays.indices.contains(byScale), wholeDisplays[byScale].indices.contains(stars) else { return nil }
+        return wholeDisplays[byScale][stars]
     }
 
     /// The rendered members for `display`; nil only for a display outside every scale.

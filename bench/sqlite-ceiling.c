@@ -1,0 +1,124 @@
+/*
+ * The ceiling of a durable rating write on this machine: the statements the SQLite store runs for
+ * one new rating (Sources/SQLiteStore/RatingSQL.swift: selectItem, selectRating, upsertRating,
+ * applyDelta), prepared once, straight on SQLite from C, WAL with synchronous=FULL, 64 ratings per
+ * commit, each rating by a new rater on one of 10,000 seeded items, as bench/put-ratings.lua
+ * writes them through the server.
+ *
+ *   sqlite-ceiling DATABASE SECONDS MIGRATION.sql...   prints: ratings_per_second=N commits=N
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static sqlite3 *db;
+
+static void check(int rc, const char *what) {
+    if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(db));
+        exit(1);
+    }
+}
+
+static sqlite3_stmt *prepare(const char *sql) {
+    sqlite3_stmt *statement;
+    check(sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, NULL), sql);
+    return statement;
+}
+
+static char *read_file(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) { perror(path); exit(1); }
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    rewind(file);
+    char *text = malloc(size + 1);
+    if (fread(text, 1, size, file) != (size_t)size) { perror(path); exit(1); }
+    text[size] = 0;
+    fclose(file);
+    return text;
+}
+
+static double now(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return time.tv_sec + time.tv_nsec / 1e9;
+}
+
+#define COLUMNS "max_rating, scale_explicit, rating_count, rating_sum, stars_1, stars_2, stars_3, stars_4, stars_5, " \
+                "stars_6, stars_7, stars_8, stars_9, stars_10"
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: %s DATABASE SECONDS MIGRATION.sql...\n", argv[0]); return 2; }
+    check(sqlite3_open(argv[1], &db), "open");
+    char *mode = NULL;
+    check(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), "wal");
+    check(sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL), "synchronous");
+    (void)mode;
+    for (int i = 3; i < argc; i++) check(sqlite3_exec(db, read_file(argv[i]), NULL, NULL, NULL), argv[i]);
+    check(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), "begin");
+    sqlite3_stmt *seed = prepare("INSERT INTO items (item_id, max_rating) VALUES (?1, 5)");
+    char id[64];
+    for (int item = 0; item < 10000; item++) {
+        snprintf(id, sizeof id, "bench-%d", item);
+        sqlite3_bind_text(seed, 1, id, -1, SQLITE_TRANSIENT);
+        check(sqlite3_step(seed), "seed");
+        sqlite3_reset(seed);
+    }
+    check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
+
+    sqlite3_stmt *select_item = prepare("SELECT " COLUMNS " FROM items WHERE item_id = ?1");
+    sqlite3_stmt *select_rating = prepare("SELECT stars, updated_at_ms FROM ratings WHERE item_id = ?1 AND rater_id = ?2");
+    sqlite3_stmt *upsert = prepare(
+        "INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, updated_at_ms = excluded.updated_at_ms");
+    char delta[4096] = "UPDATE items SET rating_count = rating_count + (?2 IS NOT NULL) - (?3 IS NOT NULL), "
+                       "rating_sum = rating_sum + coalesce(?2, 0) - coalesce(?3, 0), score_high = ?4, score_low = ?5";
+    for (int s = 1; s <= 10; s++) {
+        char part[128];
+        snprintf(part, sizeof part, ", stars_%d = stars_%d + (?2 IS %d) - (?3 IS %d)", s, s, s, s);
+        strcat(delta, part);
+    }
+    strcat(delta, " WHERE item_id = ?1 RETURNING " COLUMNS);
+    sqlite3_stmt *apply_delta = prepare(delta);
+
+    double seconds = atof(argv[2]), started = now();
+    long written = 0, commits = 0;
+    char rater[64];
+    while (now() - started < seconds) {
+        check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
+        for (int i = 0; i < 64; i++, written++) {
+            snprintf(id, sizeof id, "bench-%ld", written % 10000);
+            snprintf(rater, sizeof rater, "c-%ld", written);
+            int stars = (int)(written % 5) + 1;
+            sqlite3_bind_text(select_item, 1, id, -1, SQLITE_TRANSIENT);
+            while (sqlite3_step(select_item) == SQLITE_ROW) {}
+            sqlite3_reset(select_item);
+            sqlite3_bind_text(select_rating, 1, id, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(select_rating, 2, rater, -1, SQLITE_TRANSIENT);
+            while (sqlite3_step(select_rating) == SQLITE_ROW) {}
+            sqlite3_reset(select_rating);
+            sqlite3_bind_text(upsert, 1, id, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(upsert, 2, rater, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int(upsert, 3, stars);
+            sqlite3_bind_int64(upsert, 4, 1);
+            check(sqlite3_step(upsert), "upsert");
+            sqlite3_reset(upsert);
+            sqlite3_bind_text(apply_delta, 1, id, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int(apply_delta, 2, stars);
+            sqlite3_bind_null(apply_delta, 3);
+            sqlite3_bind_int64(apply_delta, 4, written);
+            sqlite3_bind_int64(apply_delta, 5, written);
+            while (sqlite3_step(apply_delta) == SQLITE_ROW) {}
+            sqlite3_reset(apply_delta);
+        }
+        check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
+        commits++;
+    }
+    double elapsed = now() - started;
+    printf("ratings_per_second=%.0f commits=%ld\n", written / elapsed, commits);
+    sqlite3_close(db);
+    return 0;
+}
