@@ -1,322 +1,255 @@
 #!/usr/bin/env python3
-"""The ratings benchmark: the service loaded the way its users load it, beside nginx serving the
-same bytes on the same machine, in one run.
+"""The ratings benchmark: the service loaded the way its users load it, beside the strongest
+references on the same machine in the same run.
 
-Server pinned to one core, wrk (-t1) to the other; keep-alive; 64 connections unless a table
-says otherwise. Every scenario runs --runs times (default 3) and the median is reported.
-Prints a table and writes bench-results/bench-<time>.json. Run it with scripts/bench.sh.
+- Reads against nginx with one worker answering `return 200` of the same summary bytes from
+  memory, no access log: the ceiling of this load generator here. nginx, the summary GET and
+  the display GET run in alternating rounds; each figure is the median of the rounds.
+- Durable writes against bench/sqlite-ceiling.c: the store's own statements for a new rating
+  straight on SQLite, synchronous=FULL, 64 ratings per commit, alternating with the PUT rounds.
+
+Server and references pinned to core 1, wrk (-t1) to core 0; keep-alive; 64 connections unless
+a table says otherwise. Writes bench/results/<date>-<kind>.json; bench/report.py renders it.
+Run it with scripts/bench.sh.
 """
-import argparse, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH = os.path.join(ROOT, "bench")
-SERVER_CPU, LOAD_CPU = "1", "0"
+from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, RSSSampler, Server, SQLiteCeiling,
+                      build_rated_items, http, log, measure_once, seed, seed_rater, summarize, wrk, wrk_command,
+                      wrk_result, wrk_together)
 
-
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
-class Server:
-    """`ratings serve` on a database file, pinned to SERVER_CPU, with its RSS sampled."""
-
-    def __init__(self, binary, database, access_log):
-        self.started = time.monotonic()
-        # The access log goes straight to a file, as a log collector would take it; nothing of
-        # the benchmark runs on the server's core.
-        self.log_file = open(access_log, "w")
-        self.process = subprocess.Popen(
-            ["taskset", "-c", SERVER_CPU, binary, "serve", "--port", "0", "--database", database],
-            stdout=self.log_file, stderr=subprocess.STDOUT)
-        self.port = None
-        deadline = time.monotonic() + 20
-        while self.port is None and time.monotonic() < deadline:
-            with open(access_log) as log:
-                match = re.search(r"listening on http://[^ ]+:(\d+)", log.read())
-            if match:
-                self.port = int(match.group(1))
-                self.ready_seconds = time.monotonic() - self.started
-            else:
-                time.sleep(0.001)
-        if self.port is None:
-            raise SystemExit("the server did not start")
-
-    def rss_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=15)
-        self.log_file.close()
+HOT = "/v1/items/bench-37"
+DISPLAY = "/v1/display?value=3.3&max=5"
 
 
-class RSSSampler:
-    """Samples a process's RSS every 100 ms while a load runs; keeps the peak."""
-
-    def __init__(self, sample):
-        self.sample, self.peak, self.values, self.running = sample, 0, [], True
-        self.thread = threading.Thread(target=self.loop, daemon=True)
-        self.thread.start()
-
-    def loop(self):
-        while self.running:
-            value = self.sample()
-            self.values.append(value)
-            self.peak = max(self.peak, value)
-            time.sleep(0.1)
-
-    def stop(self):
-        self.running = False
-        self.thread.join()
-        return self.peak
-
-
-def wrk(url, connections, seconds, script=None, run=0):
-    command = ["taskset", "-c", LOAD_CPU, "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency",
-               "-s", os.path.join(BENCH, "wrk-report.lua")]
-    if script:
-        # wrk takes one script; concatenate the scenario with the shared report function.
-        combined = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-        with open(os.path.join(BENCH, script)) as part, open(os.path.join(BENCH, "wrk-report.lua")) as report:
-            combined.write(part.read() + "\n" + report.read())
-        combined.close()
-        command[-1] = combined.name
-    output = subprocess.run(command + [url], capture_output=True, text=True, env={**os.environ, "BENCH_RUN": str(run)},
-                            timeout=seconds + 60).stdout
-    match = re.search(r"^RESULT (.*)$", output, re.M)
-    if not match:
-        raise SystemExit(f"wrk printed no result:\n{output}")
-    return json.loads(match.group(1))
+def reads(server, work, runs, seconds):
+    body = subprocess.run(["curl", "-s", server.base + HOT], capture_output=True, check=True).stdout
+    nginx = Nginx(work, body)
+    rounds = {"nginx": [], "get_summary": [], "get_display": []}
+    try:
+        for run in range(runs):
+            rounds["nginx"].append(measure_once(nginx.url, nginx.rss_kib, seconds=seconds))
+            rounds["get_summary"].append(measure_once(server.base + HOT, server.rss_kib, seconds=seconds))
+            rounds["get_display"].append(measure_once(server.base + DISPLAY, server.rss_kib, seconds=seconds))
+    finally:
+        nginx.stop()
+    result = {name: summarize(name, values) for name, values in rounds.items()}
+    result["summary_body_bytes"] = len(body)
+    batch = [measure_once(server.base + "/v1/items", server.rss_kib, seconds=seconds, script="get-batch.lua")
+             for _ in range(runs)]
+    result["get_batch_20"] = summarize("get_batch_20", batch)
+    nginx_rps, nginx_p99 = result["nginx"]["rps"], result["nginx"]["p99_ms"]
+    result["ratios"] = {
+        "get_summary_vs_nginx": round(result["get_summary"]["rps"] / nginx_rps, 3),
+        "get_summary_p99_vs_nginx": round(result["get_summary"]["p99_ms"] / nginx_p99, 2),
+        "get_display_vs_nginx": round(result["get_display"]["rps"] / nginx_rps, 3),
+        "batch_20_vs_get_summary": round(result["get_batch_20"]["rps"] / result["get_summary"]["rps"], 3),
+    }
+    return result
 
 
-def measure(name, url, rss, connections=64, seconds=10, runs=3, script=None):
-    results = []
+def writes(server, work, runs, seconds):
+    ceiling = SQLiteCeiling(work)
+    ceilings, puts = [], []
     for run in range(runs):
-        sampler = RSSSampler(rss) if rss else None
-        # The run id becomes part of rater ids, so it keeps to identifier characters.
-        result = wrk(url, connections, seconds, script, run=re.sub(r"[^A-Za-z0-9]", "", f"{name}{run}{time.time_ns()}"))
-        result["rss_mib"] = round(sampler.stop() / 1024, 1) if sampler else None
-        results.append(result)
-        log(f"  {name} run {run + 1}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, "
-            f"p99 {result['p99_ms']:.2f} ms, errors {result['errors']}, RSS {result['rss_mib']} MiB")
-    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "errors")}
-    median["rss_mib"] = max((r["rss_mib"] or 0) for r in results) if rss else None
-    median["runs"] = results
-    return median
+        ceilings.append(ceiling.run(seconds))
+        log(f"  sqlite_ceiling: {ceilings[-1]:.0f} ratings/s")
+        puts.append(measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="put-ratings.lua", run=f"p{run}"))
+    result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
+              "put_rating": summarize("put_rating", puts)}
+    mixed = [measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="mixed.lua", run=f"m{run}")
+             for run in range(runs)]
+    result["mixed_90_10"] = summarize("mixed_90_10", mixed)
+    result["ratios"] = {"put_vs_sqlite_ceiling": round(result["put_rating"]["rps"] / result["sqlite_ceiling_rps"]["median"], 3)}
+    return result
 
 
-def seed(port, items=10_000):
-    """One rating on each of `items` items (by distinct raters, so no write limit applies),
-    pipelined over one connection; every answer must be 201."""
-    sock = socket.create_connection(("127.0.0.1", port))
-    body = b'{"stars":4}'
-    batch = 500
-    buffer = b""
-    for start in range(0, items, batch):
-        count = min(start + batch, items) - start
-        sock.sendall(b"".join(
-            b"PUT /v1/items/bench-%d/ratings/seed-%d HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\n\r\n%s" % (i, i, len(body), body) for i in range(start, start + count)))
-        for _ in range(count):
-            while b"\r\n\r\n" not in buffer:
-                chunk = sock.recv(1 << 20)
-                if not chunk:
-                    raise SystemExit("the server closed the connection while seeding")
-                buffer += chunk
-            head, buffer = buffer.split(b"\r\n\r\n", 1)
-            status = int(head.split(b" ", 2)[1])
-            length = int(re.search(rb"content-length: (\d+)", head).group(1))
-            while len(buffer) < length:
-                buffer += sock.recv(1 << 20)
-            buffer = buffer[length:]
-            if status != 201:
-                raise SystemExit(f"seeding got {status}")
-    sock.close()
+def idle_connections(server, seconds):
+    idle = subprocess.Popen(["taskset", "-c", LOAD_CPU, "python3", os.path.join(BENCH, "idle-connections.py"),
+                             "127.0.0.1", str(server.port), "1000"], stdout=subprocess.PIPE, text=True)
+    idle.stdout.readline()
+    try:
+        return {"get_summary": summarize("1,000 idle + get", [measure_once(server.base + HOT, server.rss_kib, seconds=seconds)]),
+                "put_rating": summarize("1,000 idle + put", [measure_once(server.base + "/", server.rss_kib, seconds=seconds,
+                                                                          script="put-ratings.lua", run="idle")])}
+    finally:
+        idle.kill()
 
 
-def build_large_database(binary, path, ratings=1_000_000, items=10_000):
-    """A database holding `ratings` ratings over `items` items, aggregates consistent."""
-    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=OFF")
-    per_item = ratings // items
-    db.executemany("INSERT INTO items (item_id, max_rating) VALUES (?, 5)", ((f"bench-{i}",) for i in range(items)))
-    db.executemany("INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) VALUES (?, ?, ?, 0)",
-                   ((f"bench-{i}", f"r{j}", j % 5 + 1) for i in range(items) for j in range(per_item)))
-    columns = ", ".join(f"stars_{s} = (SELECT count(*) FROM ratings r WHERE r.item_id = items.item_id AND r.stars = {s})" for s in range(1, 6))
-    db.execute(f"""UPDATE items SET rating_count = (SELECT count(*) FROM ratings r WHERE r.item_id = items.item_id),
-                   rating_sum = (SELECT sum(stars) FROM ratings r WHERE r.item_id = items.item_id), {columns}""")
-    db.commit()
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
+def scaling(server):
+    table = {}
+    for connections in (1, 16, 64, 256, 1024):
+        table[connections] = {
+            "get": summarize(f"get c={connections}", [measure_once(server.base + HOT, connections=connections, seconds=5)]),
+            "put": summarize(f"put c={connections}", [measure_once(server.base + "/", connections=connections, seconds=5,
+                                                                   script="put-ratings.lua", run=f"s{connections}")]),
+        }
+    return table
 
 
-def nginx_same_bytes(workdir, body):
-    """nginx (1 worker, pinned like the server) serving `body` as a static JSON file."""
-    root = os.path.join(workdir, "nginx")
-    os.makedirs(os.path.join(root, "html", "v1", "items"), exist_ok=True)
-    with open(os.path.join(root, "html", "v1", "items", "bench-37"), "wb") as f:
-        f.write(body)
-    port = free_port()
-    config = os.path.join(root, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""
-worker_processes 1;
-worker_cpu_affinity {'01' if SERVER_CPU == '0' else '10'};
-pid {root}/nginx.pid;
-error_log {root}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-  access_log {root}/access.log;
-  default_type application/json;
-  keepalive_requests 1000000;
-  server {{ listen 127.0.0.1:{port}; root {root}/html; etag on; }}
-}}""")
-    subprocess.run(["nginx", "-c", config, "-p", root], check=True)
-    time.sleep(0.3)
-    with open(os.path.join(root, "nginx.pid")) as f:
-        master = int(f.read())
-    workers = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
-    worker = int(workers[0])
-
-    def rss():
-        total = 0
-        for pid in (master, worker):
-            with open(f"/proc/{pid}/status") as status:
-                total += next(int(l.split()[1]) for l in status if l.startswith("VmRSS:"))
-        return total
-    return port, rss, lambda: subprocess.run(["nginx", "-c", config, "-p", root, "-s", "stop"], check=False)
+def soak(server, seconds):
+    sampler = RSSSampler(server.rss_kib)
+    result = wrk(server.base + "/", 64, seconds, "mixed.lua", run="soak")
+    sampler.stop()
+    values = sampler.values
+    fifth = max(1, len(values) // 5)
+    first = max(values[:fifth])
+    return {**result, "rss_first_fifth_mib": round(first / 1024, 1), "rss_end_mib": round(values[-1] / 1024, 1),
+            "rss_peak_mib": round(max(values) / 1024, 1),
+            "growth_pct": round(100 * (max(values[fifth:] or values) - first) / first, 1)}
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def erasure_stall(binary, database, work, label, seconds=12):
+    """10,000 ratings of one rater erased while other raters write: how long the erasure takes
+    and the slowest of the other writes meanwhile."""
+    server = Server(binary, database, os.path.join(work, f"erase-{label}.log"), extra=["--write-rate", "0"])
+    try:
+        seed(server.port)
+        seed_rater(server.port, "eraser")
+        command, env = wrk_command(server.base + "/", 64, seconds, "put-ratings.lua", "erase")
+        load = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        time.sleep(seconds / 3)
+        status, took, body = http(server.base, "DELETE", "/v1/raters/eraser")
+        during = wrk_result(load.communicate(timeout=seconds + 60)[0])
+    finally:
+        server.stop()
+    if status != 200 or json.loads(body).get("cleared") != 10_000:
+        raise SystemExit(f"erasure answered {status}: {body}")
+    log(f"  erasure on {label}: {took * 1000:.0f} ms; other writes meanwhile p99 {during['p99_ms']:.1f} ms, "
+        f"max {during['max_ms']:.1f} ms, errors {during['errors']}")
+    return {"erase_ms": round(took * 1000, 1), "cleared": 10_000, "put_during": during}
+
+
+def large_database(binary, work, runs, seconds):
+    """1,000,000 rated items (one rating each): the first start re-scores them all, later starts
+    are timed to `listening on`; then the ranking's first page against a page half-way down."""
+    path = os.path.join(work, "large.sqlite")
+    log("building a database of 1,000,000 rated items")
+    build_rated_items(binary, path)
+    first = Server(binary, path, os.path.join(work, "large-first.log"))
+    first.stop()
+    starts = []
+    for _ in range(5):
+        server = Server(binary, path, os.path.join(work, "large.log"))
+        starts.append(round(server.ready_ms, 1))
+        server.stop()
+    log(f"  first start (re-scoring 1,000,000 items) {first.ready_ms:.0f} ms; later starts {starts} ms")
+    server = Server(binary, path, os.path.join(work, "large.log"))
+    try:
+        deep_path = deep_ranking_page(server.port, 500_000)
+        first_page = "/v1/rankings/top?limit=20"
+        pages = {"first": [], "deep": []}
+        for _ in range(runs):
+            pages["first"].append(measure_once(server.base + first_page, seconds=seconds))
+            pages["deep"].append(measure_once(server.base + deep_path, seconds=seconds))
+        hot = summarize("get on 1M", [measure_once(server.base + "/v1/items/item-0000037", seconds=seconds)])
+    finally:
+        server.stop()
+    return {"rescore_all_ms": round(first.ready_ms, 1), "start_to_listening_ms": {"median": statistics.median(starts), "runs": starts},
+            "ranking_first_page": summarize("ranking first page", pages["first"]),
+            "ranking_page_at_500000": summarize("ranking page at 500,000", pages["deep"]), "get_summary": hot}
+
+
+def deep_ranking_page(port, position):
+    """Follows nextCursor from the top until `position` items lie above; returns that page's path."""
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    path, passed = "/v1/rankings/top?limit=100", 0
+    while passed < position:
+        connection.request("GET", path)
+        page = json.loads(connection.getresponse().read())
+        passed += len(page["items"])
+        path = "/v1/rankings/top?limit=100&cursor=" + urllib.parse.quote(page["nextCursor"])
+    connection.close()
+    return path.replace("limit=100", "limit=20")
+
+
+def postgres(binary, work, runs, seconds):
+    """The same GET and durable PUT on the PostgreSQL engine, with one and with two replicas on
+    one database (the cluster on this machine, fsync on), and the erasure stall."""
+    cluster = PostgresCluster(work)
+    try:
+        uri = cluster.new_database()
+        one = Server(binary, uri, os.path.join(work, "pg-1.log"))
+        try:
+            seed(one.port)
+            result = {"one_replica": {
+                "get_summary": summarize("pg get", [measure_once(one.base + HOT, seconds=seconds) for _ in range(runs)]),
+                "put_rating": summarize("pg put", [measure_once(one.base + "/", seconds=seconds, script="put-ratings.lua", run=f"pg{r}")
+                                                   for r in range(runs)])}}
+            two = Server(binary, uri, os.path.join(work, "pg-2.log"))
+            try:
+                bases = [one.base, two.base]
+                result["two_replicas"] = {
+                    "get_summary": summarize("pg x2 get", [wrk_together([b + HOT for b in bases], 64, seconds) for _ in range(runs)]),
+                    "put_rating": summarize("pg x2 put", [wrk_together([b + "/" for b in bases], 64, seconds, "put-ratings.lua", f"pg2{r}")
+                                                          for r in range(runs)])}
+            finally:
+                two.stop()
+        finally:
+            one.stop()
+        result["erasure"] = erasure_stall(binary, cluster.new_database(), work, "postgresql")
+        return result
+    finally:
+        cluster.stop()
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/ratings"))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--soak-seconds", type=int, default=300, help="mixed soak length; 0 skips it")
-    parser.add_argument("--quick", action="store_true", help="scenarios only: no scaling, soak, or 1M database")
+    parser.add_argument("--soak-seconds", type=int, default=300, help="90/10 soak length; 0 skips it")
+    parser.add_argument("--quick", action="store_true",
+                        help="one round of 5 s each; no scaling, soak, 1,000,000-item database or PostgreSQL")
     args = parser.parse_args()
+    if args.quick:
+        args.runs, args.seconds, args.soak_seconds = 1, 5, 0
     work = tempfile.mkdtemp(prefix="ratings-bench-")
-    os.chmod(work, 0o755)  # nginx workers run as www-data and must read the body file
-    report = {"machine": {"cores": os.cpu_count(), "kernel": os.uname().release}, "settings": vars(args)}
+    os.chmod(work, 0o755)  # the postgres user creates its cluster below it
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    report = {"command": "scripts/bench.sh" + (" --quick" if args.quick else ""), "commit": commit,
+              "date": time.strftime("%Y-%m-%d"), "machine": machine(), "runs": args.runs, "seconds": args.seconds}
     try:
         server = Server(args.binary, os.path.join(work, "db.sqlite"), os.path.join(work, "access.log"))
-        base = f"http://127.0.0.1:{server.port}"
-        log(f"seeding 10,000 items on {base}")
+        log(f"seeding 10,000 items on {server.base}")
         seed(server.port)
-        summary_bytes = subprocess.run(["curl", "-s", f"{base}/v1/items/bench-37"], capture_output=True).stdout
-        report["summary_body_bytes"] = len(summary_bytes)
-
-        scenarios = {}
-        log("nginx serving the same bytes")
-        nginx_port, nginx_rss, nginx_stop = nginx_same_bytes(work, summary_bytes)
-        try:
-            scenarios["nginx_same_bytes"] = measure("nginx", f"http://127.0.0.1:{nginx_port}/v1/items/bench-37", nginx_rss,
-                                                    runs=args.runs, seconds=args.seconds)
-        finally:
-            nginx_stop()
-        plan = [("get_summary", "/v1/items/bench-37", None), ("get_batch_20", "/v1/items", "get-batch.lua"),
-                ("get_display", "/v1/display?value=3.3&max=5", None), ("put_rating", "/", "put-ratings.lua"),
-                ("mixed_90_10", "/", "mixed.lua")]
-        for name, path, script in plan:
-            log(name)
-            scenarios[name] = measure(name, base + path, server.rss_kib, runs=args.runs, seconds=args.seconds, script=script)
-        report["scenarios"] = scenarios
-        report["get_vs_nginx"] = round(scenarios["get_summary"]["rps"] / scenarios["nginx_same_bytes"]["rps"], 3)
-
+        log("reads beside nginx")
+        report["reads"] = reads(server, work, args.runs, args.seconds)
+        log("durable writes beside the SQLite ceiling")
+        report["writes"] = writes(server, work, args.runs, args.seconds)
+        log("1,000 idle keep-alive connections held open during GET and PUT load")
+        report["idle_1000"] = idle_connections(server, args.seconds)
         if not args.quick:
-            log("1,000 idle keep-alive connections held open during GET and PUT load")
-            idle = subprocess.Popen(["taskset", "-c", LOAD_CPU, sys.executable, os.path.join(BENCH, "idle-connections.py"),
-                                     "127.0.0.1", str(server.port), "1000"], stdout=subprocess.PIPE, text=True)
-            idle.stdout.readline()
-            report["with_1000_idle"] = {
-                "get_summary": measure("idle+get", base + "/v1/items/bench-37", server.rss_kib, runs=1, seconds=args.seconds),
-                "put_rating": measure("idle+put", base + "/", server.rss_kib, runs=1, seconds=args.seconds, script="put-ratings.lua"),
-            }
-            idle.kill()
-
             log("scaling with connections")
-            scaling = {}
-            for connections in (1, 16, 64, 256, 1024):
-                scaling[connections] = {
-                    "get": measure(f"get c={connections}", base + "/v1/items/bench-37", None, connections, 5, 1),
-                    "put": measure(f"put c={connections}", base + "/", None, connections, 5, 1, "put-ratings.lua"),
-                }
-            report["scaling"] = scaling
-
-            if args.soak_seconds:
-                log(f"mixed soak for {args.soak_seconds} s")
-                sampler = RSSSampler(server.rss_kib)
-                soak = wrk(base + "/", 64, args.soak_seconds, "mixed.lua", run="soak")
-                sampler.stop()
-                values = sampler.values
-                first_minute = max(values[: max(1, len(values) // 5)])
-                report["soak"] = {**soak, "rss_first_fifth_mib": round(first_minute / 1024, 1),
-                                  "rss_end_mib": round(values[-1] / 1024, 1),
-                                  "rss_peak_mib": round(max(values) / 1024, 1),
-                                  "growth_pct": round(100 * (max(values[len(values) // 5:]) - first_minute) / first_minute, 1)}
+            report["scaling"] = scaling(server)
+        if args.soak_seconds:
+            log(f"90/10 soak for {args.soak_seconds} s")
+            report["soak"] = soak(server, args.soak_seconds)
         server.stop()
-
+        log("erasing 10,000 ratings of one rater under write load (SQLite)")
+        report["erasure"] = erasure_stall(args.binary, os.path.join(work, "erase.sqlite"), work, "sqlite")
         if not args.quick:
-            log("building a database with 1,000,000 ratings")
-            large = os.path.join(work, "large.sqlite")
-            build_large_database(args.binary, large)
-            starts = []
-            for _ in range(5):
-                big = Server(args.binary, large, os.path.join(work, "large-access.log"))
-                starts.append(big.ready_seconds * 1000)
-                big.stop()
-            report["start_to_listening_ms_1m_ratings"] = {"median": round(statistics.median(starts), 1), "runs": [round(s, 1) for s in starts]}
-            small = os.path.join(work, "small.sqlite")
-            build_large_database(args.binary, small, ratings=10_000)
-            sizes = {}
-            for label, path in (("10k_ratings", small), ("1m_ratings", large)):
-                s = Server(args.binary, path, os.path.join(work, f"{label}.log"))
-                sizes[label] = measure(f"get {label}", f"http://127.0.0.1:{s.port}/v1/items/bench-37", None, runs=args.runs, seconds=args.seconds)
-                s.stop()
-            report["get_by_data_size"] = sizes
+            report["large"] = large_database(args.binary, work, args.runs, args.seconds)
+            log("PostgreSQL")
+            report["postgresql"] = postgres(args.binary, work, args.runs, args.seconds)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-    os.makedirs(os.path.join(ROOT, "bench-results"), exist_ok=True)
-    out = os.path.join(ROOT, "bench-results", time.strftime("bench-%Y%m%dT%H%M%S.json"))
+        subprocess.run(["rm", "-rf", work])
+    out_dir = os.path.join(BENCH, "results")
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, f"{report['date']}-{'quick' if args.quick else 'full'}.json")
     with open(out, "w") as f:
-        json.dump(report, f, indent=2)
-    print_table(report)
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    subprocess.run(["python3", os.path.join(BENCH, "report.py"), out], check=True)
     print(f"\nwritten to {os.path.relpath(out, ROOT)}")
 
 
-def print_table(report):
-    print(f"\n{'scenario (64 connections)':<28}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'RSS MiB':>9}")
-    for name, r in report["scenarios"].items():
-        print(f"{name:<28}{r['rps']:>10.0f}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}{r['errors']:>8.0f}{(r['rss_mib'] or 0):>9.1f}")
-    print(f"\nGET summary / nginx same bytes: {report['get_vs_nginx']:.2f}x")
-    if "with_1000_idle" in report:
-        for name, r in report["with_1000_idle"].items():
-            print(f"{name} with 1,000 idle connections: {r['rps']:.0f} req/s, p99 {r['p99_ms']:.2f} ms, RSS {r['rss_mib']} MiB")
-    if "scaling" in report:
-        print(f"\n{'connections':<12}{'GET req/s':>11}{'GET p99':>9}{'PUT req/s':>11}{'PUT p99':>9}")
-        for c, r in report["scaling"].items():
-            print(f"{c:<12}{r['get']['rps']:>11.0f}{r['get']['p99_ms']:>9.2f}{r['put']['rps']:>11.0f}{r['put']['p99_ms']:>9.2f}")
-    if "soak" in report:
-        s = report["soak"]
-        print(f"\nsoak: {s['rps']:.0f} req/s over {s['seconds']:.0f} s, RSS first fifth {s['rss_first_fifth_mib']} MiB, "
-              f"peak {s['rss_peak_mib']} MiB, growth {s['growth_pct']}%")
-    if "start_to_listening_ms_1m_ratings" in report:
-        print(f"start to listening with 1,000,000 ratings: {report['start_to_listening_ms_1m_ratings']['median']} ms (median of 5)")
-        for label, r in report["get_by_data_size"].items():
-            print(f"GET summary with {label}: {r['rps']:.0f} req/s, p50 {r['p50_ms']:.3f} ms, p99 {r['p99_ms']:.3f} ms")
+def machine():
+    with open("/proc/cpuinfo") as f:
+        model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "unknown")
+    with open("/proc/meminfo") as f:
+        memory_gib = round(int(f.readline().split()[1]) / 1024 / 1024, 1)
+    return {"cores": os.cpu_count(), "cpu": model, "memory_gib": memory_gib, "kernel": os.uname().release}
 
 
 if __name__ == "__main__":

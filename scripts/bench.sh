@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The benchmark of issue 6: installs wrk and nginx if missing, builds the release binary, and
-# runs bench/bench.py (server and load generator on different cores, nginx serving the same
-# bytes in the same run, medians of several runs). Arguments go to bench.py (--quick, --runs N,
-# --seconds S, --soak-seconds S). Takes about 12 minutes in full.
+# The benchmark of the README's performance figures: installs what it needs (wrk, nginx, gcc,
+# PostgreSQL 15), builds the release binary, and runs bench/bench.py. Arguments go to bench.py
+# (--quick, --runs N, --seconds S, --soak-seconds S). A full run takes about 25 minutes and
+# writes bench/results/DATE-full.json; `python3 bench/report.py FILE` renders it as Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --bench

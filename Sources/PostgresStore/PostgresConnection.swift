@@ -60,7 +60,7 @@ final class PostgresConnection {
         } else {
             name = "s\(prepared.count)"
             let sent = name.withCString { n in sql.withCString { s in PQsendPrepare(handle, n, s, Int32(parameters.count), nil) } }
-            try collect(sent, deadline: deadline, operation: sql)
+            _ = try collect(sent, deadline: deadline, operation: sql)
             prepared[sql] = name
         }
         let sent = parameters.withOptionalCStrings { values in

@@ -14,39 +14,26 @@ final class SummaryCache: Sendable {
         case summary(ItemSummary)
     }
 
-    private struct Shard {
-        var entries: [String: Entry] = [:]
-        /// Counts the writer's updates, so a reader can tell whether one happened while it read.
-        var writes: UInt64 = 0
-    }
-
-    private static let shardCount = 16
-    private let shards: [Locked<Shard>]
-    private let capacityPerShard: Int
+    /// The shards' change counters count the writer's updates, so a reader can tell whether one
+    /// happened while it read.
+    private let entries: ShardedCache<String, Entry>
 
     /// A cache of about `capacity` items.
     init(capacity: Int) {
-        shards = (0..<Self.shardCount).map { _ in Locked(Shard()) }
-        capacityPerShard = max(1, capacity / Self.shardCount)
-    }
-
-    private func shard(_ item: String) -> Locked<Shard> {
-        var hash: UInt32 = 2_166_136_261
-        for byte in item.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return shards[Int(hash % UInt32(Self.shardCount))]
+        entries = ShardedCache(capacity: capacity)
     }
 
     /// The cached entry, or nil when the item is not cached.
-    func entry(_ item: ItemID) -> Entry? { shard(item.rawValue).withLock { $0.entries[item.rawValue] } }
+    func entry(_ item: ItemID) -> Entry? { entries.withShard(of: item.rawValue) { $0.value(item.rawValue) } }
 
     /// Marks the start of a read of `item` from the file; pass the mark to `fill`.
-    func beginRead(_ item: ItemID) -> UInt64 { shard(item.rawValue).withLock { $0.writes } }
+    func beginRead(_ item: ItemID) -> UInt64 { entries.withShard(of: item.rawValue) { $0.changes } }
 
     /// Caches what a read found, unless the writer changed the shard since `mark`.
     func fill(_ item: ItemID, _ entry: Entry, readSince mark: UInt64) {
-        shard(item.rawValue).withLock { shard in
-            guard shard.writes == mark else { return }
-            insert(item.rawValue, entry, into: &shard)
+        entries.withShard(of: item.rawValue) { shard in
+            guard shard.changes == mark else { return }
+            shard.store(item.rawValue, entry)
         }
     }
 
@@ -54,9 +41,9 @@ final class SummaryCache: Sendable {
     func committed(_ rows: [String: SummaryRow]) {
         for (item, row) in rows {
             let entry = Entry.summary(row.summary(of: ItemID(stored: item)))
-            shard(item).withLock { shard in
-                shard.writes &+= 1
-                insert(item, entry, into: &shard)
+            entries.withShard(of: item) { shard in
+                shard.changes &+= 1
+                shard.store(item, entry)
             }
         }
     }
@@ -64,18 +51,10 @@ final class SummaryCache: Sendable {
     /// Forgets items whose transaction rolled back: the cache keeps no row the file lacks.
     func forget(_ items: some Sequence<String>) {
         for item in items {
-            shard(item).withLock { shard in
-                shard.writes &+= 1
-                shard.entries[item] = nil
+            entries.withShard(of: item) { shard in
+                shard.changes &+= 1
+                shard.remove(item)
             }
         }
-    }
-
-    private func insert(_ item: String, _ entry: Entry, into shard: inout Shard) {
-        if shard.entries[item] == nil && shard.entries.count >= capacityPerShard, let victim = shard.entries.keys.first {
-            // Any entry may go: the cache holds hot items because they keep coming back.
-            shard.entries[victim] = nil
-        }
-        shard.entries[item] = entry
     }
 }

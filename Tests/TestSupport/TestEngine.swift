@@ -1,7 +1,7 @@
 import Foundation
-public import PostgresStore
+import PostgresStore
 public import RatingsCore
-public import SQLiteStore
+import SQLiteStore
 
 /// A storage engine the parameterized suites run against: the in-memory model, SQLite on a
 /// fresh file, PostgreSQL on a fresh schema of the run's private cluster.

@@ -1,4 +1,5 @@
 import HTTP1
+import JSON
 import RatingsCore
 
 /// Item summaries, one or many, and an item's scale.
@@ -21,9 +22,16 @@ extension RatingsAPI {
         let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
             .map { try services.access.batchRater($0, caller: context.identity()) }
         store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { [renderings] listings in
-            Responses.representation(in: language) { wire, json in
-                wire.listings(listings, withStars: rater != nil, renderings: renderings, into: &json)
+            guard rater == nil else {
+                return Responses.representation(in: language) { wire, json in wire.listingsWithStars(listings, into: &json) }
             }
+            // Without a rater every entry is a summary rendered before: copy the bytes, and
+            // derive the ETag from theirs instead of hashing the whole body again.
+            let parts = listings.map { renderings.rendering(of: $0.summary, in: language) }
+            var json = JSONWriter(capacity: parts.reduce(16) { $0 + $1.json.count + 1 })
+            WireFormat.summaryList(parts.map(\.json), into: &json)
+            return Responses.representation(in: language, body: json.bytes,
+                                            etag: Responses.etag(combining: parts.map(\.etag), language.language.tag))
         })
     }
 
@@ -38,7 +46,8 @@ extension RatingsAPI {
             guard let decoded = PercentDecoding.decode(value) else {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
-            pieces += decoded.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            pieces += decoded.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
             guard pieces.count <= maxBatch else {
                 throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
             }

@@ -64,4 +64,15 @@ enum Responses {
         hash.add(language.utf8)
         return "\"" + hash.hex + "\""
     }
+
+    /// The strong ETag of a body made of parts whose own ETags are `etags`, in this order: it
+    /// changes whenever one of them would, without hashing the body's bytes again.
+    static func etag(combining etags: [String], _ language: String) -> String {
+        var hash = FNV1a()
+        hash.add(byte: UInt8(ascii: "["))
+        for etag in etags { hash.add(etag.utf8) }
+        hash.add(byte: 0)
+        hash.add(language.utf8)
+        return "\"" + hash.hex + "\""
+    }
 }

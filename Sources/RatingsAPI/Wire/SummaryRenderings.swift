@@ -1,5 +1,4 @@
 import JSON
-import ASCIIKit
 import Locking
 import RatingsCore
 
@@ -17,33 +16,26 @@ final class SummaryRenderings: Sendable {
         let etag: String
     }
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         let item: String
         let language: String
     }
 
-    private static let shardCount = 8
-    private let shards: [Locked<[Key: Rendering]>]
-    private let capacityPerShard: Int
+    private let cache: ShardedCache<Key, Rendering>
 
     /// Keeps about `capacity` renderings (a few hundred bytes each).
     init(capacity: Int) {
-        shards = (0..<Self.shardCount).map { _ in Locked([:]) }
-        capacityPerShard = max(1, capacity / Self.shardCount)
+        cache = ShardedCache(capacity: capacity)
     }
 
     /// `summary` rendered in `language`: from memory when it was rendered before, else now.
     func rendering(of summary: ItemSummary, in language: WireLanguage) -> Rendering {
         let key = Key(item: summary.item.rawValue, language: language.language.tag)
-        let shard = shards[Int(FNV1a.hash(key.item.utf8).value % UInt64(Self.shardCount))]
-        if let cached = shard.withLock({ $0[key] }), cached.summary == summary { return cached }
+        if let cached = cache.withShard(of: key, { $0.value(key) }), cached.summary == summary { return cached }
         var json = JSONWriter(capacity: 384)
         WireFormat(language: language).summary(summary, into: &json)
         let rendering = Rendering(summary: summary, json: json.bytes, etag: Responses.etag(json.bytes, language.language.tag))
-        shard.withLock { entries in
-            if entries[key] == nil && entries.count >= capacityPerShard, let victim = entries.keys.first { entries[victim] = nil }
-            entries[key] = rendering
-        }
+        cache.withShard(of: key) { $0.store(key, rendering) }
         return rendering
     }
 }

@@ -79,21 +79,25 @@ struct WireFormat {
         json.endObject()
     }
 
-    /// A batch: each summary, with `myStars` when the batch named a rater; summaries without it
-    /// are copied from `renderings`.
-    func listings(_ listings: [ItemListing], withStars: Bool, renderings: SummaryRenderings, into json: inout JSONWriter) {
+    /// A batch asked for by a rater: each summary with the rater's own `myStars`.
+    func listingsWithStars(_ listings: [ItemListing], into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
         for listing in listings {
-            guard withStars else {
-                json.value(renderings.rendering(of: listing.summary, in: language).json)
-                continue
-            }
             summary(listing.summary, into: &json) { json in
                 json.key("myStars")
                 if let stars = listing.myStars { json.integer(stars.count) } else { json.null() }
             }
         }
+        json.endArray()
+        json.endObject()
+    }
+
+    /// A batch without a rater: summaries rendered before, in order.
+    static func summaryList(_ summaries: [[UInt8]], into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("items"); json.beginArray()
+        for summary in summaries { json.value(summary) }
         json.endArray()
         json.endObject()
     }

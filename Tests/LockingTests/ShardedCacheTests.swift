@@ -1,0 +1,43 @@
+import Locking
+import Testing
+
+@Suite("A sharded cache keeps what is hot and never returns what was removed")
+struct ShardedCacheTests {
+    @Test("hot entries survive cold traffic many times the capacity")
+    func hotEntriesSurvive() {
+        let cache = ShardedCache<String, Int>(capacity: 64, shardCount: 1)
+        let hot = (0..<8).map { "hot-\($0)" }
+        for (index, key) in hot.enumerated() { cache.withShard(of: key) { $0.store(key, index) } }
+        for round in 0..<1_000 {
+            let cold = "cold-\(round)"
+            cache.withShard(of: cold) { $0.store(cold, round) }
+            for (index, key) in hot.enumerated() {
+                #expect(cache.withShard(of: key) { $0.value(key) } == index, "round \(round), \(key)")
+            }
+        }
+    }
+
+    @Test("it holds at most about its capacity: cold entries are dropped")
+    func bounded() {
+        let cache = ShardedCache<Int, Int>(capacity: 100, shardCount: 1)
+        for key in 0..<10_000 { cache.withShard(of: key) { $0.store(key, key) } }
+        let kept = (0..<10_000).filter { key in cache.withShard(of: key) { $0.value(key) } != nil }
+        #expect(kept.count <= 100)
+        #expect(kept.contains(9_999))
+        #expect(!kept.contains(0))
+    }
+
+    @Test("a stored value replaces the older one in either generation, and remove forgets both")
+    func replaceAndRemove() {
+        let cache = ShardedCache<String, Int>(capacity: 4, shardCount: 1)
+        cache.withShard(of: "a") { $0.store("a", 1) }
+        cache.withShard(of: "b") { $0.store("b", 1) }
+        cache.withShard(of: "c") { $0.store("c", 1) } // "a" and "b" move to the older generation
+        cache.withShard(of: "a") { $0.store("a", 2) }
+        #expect(cache.withShard(of: "a") { $0.value("a") } == 2)
+        cache.withShard(of: "b") { $0.remove("b") }
+        #expect(cache.withShard(of: "b") { $0.value("b") } == nil)
+        cache.withShard(of: "a") { $0.remove("a") }
+        #expect(cache.withShard(of: "a") { $0.value("a") } == nil)
+    }
+}

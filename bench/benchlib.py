@@ -1,0 +1,310 @@
+"""The parts the benchmark is built from: the server under test, the load generator, the two
+references (nginx answering from memory, SQLite called straight from C), a private PostgreSQL
+cluster, and the ways data is put in place. bench.py decides what to measure with them."""
+import json, os, re, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+# The server and every reference run on core 1, the load generator on core 0.
+SERVER_CPU, LOAD_CPU = "1", "0"
+PG_BIN = "/usr/lib/postgresql/15/bin"
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(*pids):
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as status:
+            total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return total
+
+
+class Server:
+    """`ratings serve` on a database (file or URI), pinned to SERVER_CPU; the access log goes to a
+    file, as a log collector would take it."""
+
+    def __init__(self, binary, database, log_path, extra=(), cpu=SERVER_CPU):
+        self.log_path = log_path
+        self.log_file = open(log_path, "w")
+        started = time.monotonic()
+        self.process = subprocess.Popen(
+            ["taskset", "-c", cpu, binary, "serve", "--port", "0", "--database", database, *extra],
+            stdout=self.log_file, stderr=subprocess.STDOUT)
+        self.port = None
+        deadline = started + 600
+        while self.port is None:
+            with open(log_path) as f:
+                match = re.search(r"listening on http://[^ ]+:(\d+)", f.read())
+            if match:
+                self.port = int(match.group(1))
+                self.ready_ms = (time.monotonic() - started) * 1000
+            elif self.process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the server did not start:\n{open(log_path).read()}")
+            else:
+                time.sleep(0.0005)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def rss_kib(self):
+        return rss_kib(self.process.pid)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+        self.log_file.close()
+
+
+class RSSSampler:
+    """Samples RSS every 100 ms while a load runs; keeps every value."""
+
+    def __init__(self, sample):
+        self.sample, self.values, self.running = sample, [], True
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def loop(self):
+        while self.running:
+            self.values.append(self.sample())
+            time.sleep(0.1)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
+        return max(self.values, default=0)
+
+
+def wrk_command(url, connections, seconds, script, run):
+    report = os.path.join(BENCH, "wrk-report.lua")
+    path = report
+    if script:
+        # wrk takes one script: the scenario with the shared report function after it.
+        combined = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+        with open(os.path.join(BENCH, script)) as part, open(report) as shared:
+            combined.write(part.read() + "\n" + shared.read())
+        combined.close()
+        path = combined.name
+    # The run id becomes part of rater ids, so it keeps to identifier characters.
+    env = {**os.environ, "BENCH_RUN": re.sub(r"[^A-Za-z0-9]", "", f"{run}{time.time_ns()}")}
+    return ["taskset", "-c", LOAD_CPU, "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path, url], env
+
+
+def wrk_result(output):
+    match = re.search(r"^RESULT (.*)$", output, re.M)
+    if not match:
+        raise SystemExit(f"wrk printed no result:\n{output}")
+    return json.loads(match.group(1))
+
+
+def wrk(url, connections=64, seconds=10, script=None, run="r"):
+    command, env = wrk_command(url, connections, seconds, script, run)
+    return wrk_result(subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + 60).stdout)
+
+
+def wrk_together(urls, connections, seconds, script=None, run="r"):
+    """One wrk per URL at once (connections split between them); request rates add up, the
+    latency percentiles are the worst of them."""
+    started = []
+    for index, url in enumerate(urls):
+        command, env = wrk_command(url, connections // len(urls), seconds, script, f"{run}{index}")
+        started.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env))
+    results = [wrk_result(p.communicate(timeout=seconds + 60)[0]) for p in started]
+    combined = {key: max(r[key] for r in results) for key in ("p50_ms", "p99_ms", "max_ms", "seconds")}
+    for key in ("requests", "rps", "errors", "status_errors"):
+        combined[key] = sum(r[key] for r in results)
+    return combined
+
+
+def summarize(name, results):
+    """The median of each figure over runs, with every run kept."""
+    for result in results:
+        log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
+            f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else ""))
+    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms", "errors")}
+    if any(r.get("rss_mib") for r in results):
+        median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
+    median["runs"] = results
+    return median
+
+
+def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"):
+    sampler = RSSSampler(rss) if rss else None
+    result = wrk(url, connections, seconds, script, run)
+    if sampler:
+        result["rss_mib"] = round(sampler.stop() / 1024, 1)
+    return result
+
+
+def pipelined(port, requests, expect):
+    """Sends raw HTTP/1.1 requests over one connection, 500 at a time, and checks every status."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    buffer = b""
+    for start in range(0, len(requests), 500):
+        window = requests[start:start + 500]
+        sock.sendall(b"".join(window))
+        for _ in window:
+            while b"\r\n\r\n" not in buffer:
+                chunk = sock.recv(1 << 20)
+                if not chunk:
+                    raise SystemExit("the server closed the connection while seeding")
+                buffer += chunk
+            head, buffer = buffer.split(b"\r\n\r\n", 1)
+            status = int(head.split(b" ", 2)[1])
+            length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))
+            while len(buffer) < length:
+                buffer += sock.recv(1 << 20)
+            buffer = buffer[length:]
+            if status not in expect:
+                raise SystemExit(f"seeding got {status}")
+    sock.close()
+
+
+def put_request(item, rater, stars):
+    body = b'{"stars":%d}' % stars
+    return (b"PUT /v1/items/%s/ratings/%s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (item.encode(), rater.encode(), len(body), body))
+
+
+def seed(port, items=10_000):
+    """One 4-star rating on each of `items` items bench-0..., each by a distinct rater."""
+    pipelined(port, [put_request(f"bench-{i}", f"seed-{i}", 4) for i in range(items)], {201})
+
+
+def seed_rater(port, rater, items=10_000):
+    """`items` ratings by one rater (the server must run with --write-rate 0)."""
+    pipelined(port, [put_request(f"bench-{i}", rater, i % 5 + 1) for i in range(items)], {200, 201})
+
+
+def http(base, method, path):
+    """One request; returns (status, seconds, body)."""
+    started = time.monotonic()
+    result = subprocess.run(["curl", "-s", "-X", method, "-o", "-", "-w", "\n%{http_code}", base + path],
+                            capture_output=True, text=True, timeout=120)
+    body, _, status = result.stdout.rpartition("\n")
+    return int(status), time.monotonic() - started, body
+
+
+def build_rated_items(binary, path, items=1_000_000):
+    """A SQLite database of `items` items with one rating each (stars spread 1 to 5 by a hash, so
+    the ranking has ties and distinct scores), aggregates consistent, and no ranking settings
+    recorded: the first `serve` computes every score, as after a change of prior or weight."""
+    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
+
+    def stars(i):
+        return (i * 2654435761 >> 7) % 5 + 1
+    columns = ", ".join(f"stars_{s}" for s in range(1, 6))
+    db.executemany(f"INSERT INTO items (item_id, max_rating, rating_count, rating_sum, {columns}) VALUES (?, 5, 1, ?, ?, ?, ?, ?, ?)",
+                   ((f"item-{i:07d}", stars(i), *(int(stars(i) == s) for s in range(1, 6))) for i in range(items)))
+    db.executemany("INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) VALUES (?, ?, ?, ?)",
+                   ((f"item-{i:07d}", f"rater-{i % 50_000}", stars(i), 1_700_000_000_000 + i) for i in range(items)))
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+class Nginx:
+    """The read reference: nginx at its fastest, one worker pinned like the server, `return 200`
+    of the given bytes from memory, no access log."""
+
+    def __init__(self, workdir, body):
+        if any(c in body for c in b"'$\\"):
+            raise SystemExit("the body cannot be written into an nginx string as is")
+        self.root = os.path.join(workdir, "nginx")
+        os.makedirs(self.root, exist_ok=True)
+        self.port = free_port()
+        self.config = os.path.join(self.root, "nginx.conf")
+        with open(self.config, "w") as f:
+            f.write(f"""
+worker_processes 1;
+worker_cpu_affinity {'01' if SERVER_CPU == '0' else '10'};
+pid {self.root}/nginx.pid;
+error_log {self.root}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  keepalive_requests 100000000;
+  default_type application/json;
+  server {{ listen 127.0.0.1:{self.port}; location / {{ return 200 '{body.decode()}'; }} }}
+}}""")
+        subprocess.run(["nginx", "-c", self.config, "-p", self.root], check=True)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(os.path.join(self.root, "nginx.pid")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        with open(os.path.join(self.root, "nginx.pid")) as f:
+            self.master = int(f.read())
+        self.worker = int(subprocess.run(["pgrep", "-P", str(self.master)], capture_output=True, text=True).stdout.split()[0])
+        self.url = f"http://127.0.0.1:{self.port}/v1/items/bench-37"
+
+    def rss_kib(self):
+        return rss_kib(self.master, self.worker)
+
+    def stop(self):
+        subprocess.run(["nginx", "-c", self.config, "-p", self.root, "-s", "stop"], check=False)
+
+
+class SQLiteCeiling:
+    """The write reference: bench/sqlite-ceiling.c, the store's own statements for a new rating
+    straight on SQLite (WAL, synchronous=FULL, 64 ratings per commit), pinned like the server."""
+
+    def __init__(self, workdir):
+        self.workdir = workdir
+        self.binary = os.path.join(workdir, "sqlite-ceiling")
+        subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "sqlite-ceiling.c"), "-lsqlite3"], check=True)
+        migrations = os.path.join(ROOT, "migrations", "sqlite")
+        self.migrations = [os.path.join(migrations, name) for name in sorted(os.listdir(migrations)) if name.endswith(".sql")]
+
+    def run(self, seconds):
+        database = os.path.join(self.workdir, "ceiling.sqlite")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), *self.migrations],
+                                capture_output=True, text=True, check=True).stdout
+        return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
+
+
+class PostgresCluster:
+    """A private PostgreSQL 15 cluster (initdb in a temporary folder as the postgres user, a free
+    loopback port, fsync on: the durable default), stopped by stop()."""
+
+    def __init__(self, workdir):
+        if not os.path.exists(f"{PG_BIN}/initdb"):
+            raise SystemExit("PostgreSQL 15 is not installed; scripts/bench.sh installs it")
+        self.directory = os.path.join(workdir, "postgres")
+        os.makedirs(self.directory)
+        as_postgres = ["/sbin/runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if as_postgres:
+            subprocess.run(["chown", "postgres", self.directory], check=True)
+        self.as_postgres = as_postgres
+        self.port = free_port()
+        data = os.path.join(self.directory, "data")
+        self.run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync")
+        settings = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        self.run("pg_ctl", "-D", data, "-l", os.path.join(self.directory, "server.log"), "-o", settings, "-w", "start")
+        self.count = 0
+
+    def run(self, tool, *arguments):
+        # Output to a file: a started server would hold a pipe open.
+        with open(os.path.join(self.directory, "tools.log"), "a") as out:
+            subprocess.run([*self.as_postgres, f"{PG_BIN}/{tool}", *arguments], stdout=out, stderr=out, check=True)
+
+    def new_database(self):
+        self.count += 1
+        name = f"ratings{self.count}"
+        subprocess.run([f"{PG_BIN}/psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-qc",
+                        f"CREATE DATABASE {name}"], check=True, capture_output=True)
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self):
+        self.run("pg_ctl", "-D", os.path.join(self.directory, "data"), "-m", "fast", "-w", "stop")

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Renders a benchmark result (bench/results/*.json) as the Markdown tables of
+docs/performance.md. The page embeds this output between markers, and a test renders the
+committed result again and compares, so the page cannot drift from the run it cites.
+
+    python3 bench/report.py bench/results/DATE-full.json
+"""
+import json, sys
+
+
+def rps(value):
+    return f"{value:,.0f}"
+
+
+def ms(value):
+    return f"{value:.2f}"
+
+
+def row(*cells):
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def render(report):
+    m = report["machine"]
+    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+             f"{m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}. "
+             f"Server and references on core 1, `wrk -t1` on core 0, 64 keep-alive connections, "
+             f"{report['seconds']} s per run, median of {report['runs']} runs.", ""]
+    reads, writes = report["reads"], report["writes"]
+    ratios = {**reads["ratios"], **writes["ratios"]}
+    lines += [row("", "req/s", "p50 ms", "p99 ms", "errors", "vs reference"), "|---|---:|---:|---:|---:|---:|"]
+    lines.append(row("nginx, 1 worker, `return 200` of the summary bytes, no log", rps(reads["nginx"]["rps"]),
+                     ms(reads["nginx"]["p50_ms"]), ms(reads["nginx"]["p99_ms"]), reads["nginx"]["errors"], "reference"))
+    lines.append(row("`GET /v1/items/{id}`, hot summary", rps(reads["get_summary"]["rps"]), ms(reads["get_summary"]["p50_ms"]),
+                     ms(reads["get_summary"]["p99_ms"]), reads["get_summary"]["errors"],
+                     f"{ratios['get_summary_vs_nginx']:.2f}× nginx (p99 {ratios['get_summary_p99_vs_nginx']:.2f}×)"))
+    lines.append(row("`GET /v1/display`", rps(reads["get_display"]["rps"]), ms(reads["get_display"]["p50_ms"]),
+                     ms(reads["get_display"]["p99_ms"]), reads["get_display"]["errors"], f"{ratios['get_display_vs_nginx']:.2f}× nginx"))
+    lines.append(row("`GET /v1/items?ids=` 20 ids", rps(reads["get_batch_20"]["rps"]), ms(reads["get_batch_20"]["p50_ms"]),
+                     ms(reads["get_batch_20"]["p99_ms"]), reads["get_batch_20"]["errors"],
+                     f"{ratios['batch_20_vs_get_summary']:.2f}× single GET"))
+    lines.append(row("SQLite alone from C, the store's statements, `synchronous=FULL`, 64 per commit",
+                     rps(writes["sqlite_ceiling_rps"]["median"]), "", "", "", "reference"))
+    put = writes["put_rating"]
+    lines.append(row("durable `PUT`, distinct raters", rps(put["rps"]), ms(put["p50_ms"]), ms(put["p99_ms"]), put["errors"],
+                     f"{ratios['put_vs_sqlite_ceiling']:.2f}× SQLite"))
+    mixed = writes["mixed_90_10"]
+    lines.append(row("90 % GET / 10 % PUT over 10,000 items", rps(mixed["rps"]), ms(mixed["p50_ms"]), ms(mixed["p99_ms"]),
+                     mixed["errors"], ""))
+    if "postgresql" in report:
+        pg = report["postgresql"]
+        for label, key in (("one replica", "one_replica"), ("two replicas", "two_replicas")):
+            for verb, name in (("`GET /v1/items/{id}`", "get_summary"), ("durable `PUT`", "put_rating")):
+                r = pg[key][name]
+                lines.append(row(f"PostgreSQL, {label}: {verb}", rps(r["rps"]), ms(r["p50_ms"]), ms(r["p99_ms"]), r["errors"], ""))
+
+    idle = report["idle_1000"]
+    lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
+              row("RSS with 1,000 idle keep-alive connections, under GET load", f"{idle['get_summary']['rss_mib']} MiB"),
+              row("RSS with 1,000 idle keep-alive connections, under PUT load", f"{idle['put_rating']['rss_mib']} MiB")]
+    if "soak" in report:
+        s = report["soak"]
+        lines.append(row(f"90/10 soak, {s['seconds']:.0f} s: {rps(s['rps'])} req/s, {s['errors']} errors; RSS first fifth → peak",
+                         f"{s['rss_first_fifth_mib']} → {s['rss_peak_mib']} MiB ({s['growth_pct']:+.1f} %)"))
+    if "large" in report:
+        large = report["large"]
+        lines.append(row("start to `listening on`, 1,000,000 ratings stored (median of 5)", f"{large['start_to_listening_ms']['median']:.0f} ms"))
+        lines.append(row("first start after a prior or weight change: re-scoring 1,000,000 items", f"{large['rescore_all_ms']:.0f} ms"))
+        lines += ["", "Ranking over 1,000,000 rated items (`GET /v1/rankings/top?limit=20`):", "",
+                  row("", "req/s", "p50 ms", "p99 ms"), "|---|---:|---:|---:|"]
+        for label, key in (("first page", "ranking_first_page"), ("page at position 500,000", "ranking_page_at_500000")):
+            r = large[key]
+            lines.append(row(label, rps(r["rps"]), ms(r["p50_ms"]), ms(r["p99_ms"])))
+
+    lines += ["", "Erasing 10,000 ratings of one rater while other raters write (64 connections):", "",
+              row("engine", "erasure", "other writes p99", "slowest other write", "errors"), "|---|---:|---:|---:|---:|"]
+    erasures = [("SQLite", report["erasure"])]
+    if "postgresql" in report:
+        erasures.append(("PostgreSQL", report["postgresql"]["erasure"]))
+    for engine, e in erasures:
+        lines.append(row(engine, f"{e['erase_ms']:.0f} ms", f"{e['put_during']['p99_ms']:.1f} ms",
+                         f"{e['put_during']['max_ms']:.1f} ms", e["put_during"]["errors"]))
+
+    if "scaling" in report:
+        lines += ["", "Scaling with connections (one 5 s run each):", "",
+                  row("connections", "GET req/s", "GET p99 ms", "PUT req/s", "PUT p99 ms"), "|---:|---:|---:|---:|---:|"]
+        for connections, r in report["scaling"].items():
+            lines.append(row(connections, rps(r["get"]["rps"]), ms(r["get"]["p99_ms"]), rps(r["put"]["rps"]), ms(r["put"]["p99_ms"])))
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        sys.stdout.write(render(json.load(f)))
