@@ -15,7 +15,7 @@ Run it with scripts/bench.sh.
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, http, log, measure_once, seed, seed_rater, summarize, wrk, wrk_command,
+                      build_rated_items, log, request, measure_once, seed, seed_rater, summarize, wrk, wrk_command,
                       wrk_result, wrk_together)
 
 HOT = "/v1/items/bench-37"
@@ -109,7 +109,7 @@ def erasure_stall(binary, database, work, label, seconds=12):
         command, env = wrk_command(server.base + "/", 64, seconds, "put-ratings.lua", "erase")
         load = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         time.sleep(seconds / 3)
-        status, took, body = http(server.base, "DELETE", "/v1/raters/eraser")
+        status, took, body = request(server.base, "DELETE", "/v1/raters/eraser")
         during = wrk_result(load.communicate(timeout=seconds + 60)[0])
     finally:
         server.stop()

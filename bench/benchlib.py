@@ -182,7 +182,7 @@ def seed_rater(port, rater, items=10_000):
     pipelined(port, [put_request(f"bench-{i}", rater, i % 5 + 1) for i in range(items)], {200, 201})
 
 
-def http(base, method, path):
+def request(base, method, path):
     """One request; returns (status, seconds, body)."""
     started = time.monotonic()
     result = subprocess.run(["curl", "-s", "-X", method, "-o", "-", "-w", "\n%{http_code}", base + path],

@@ -70,22 +70,25 @@ enum PostgresSQL {
     /// `ratings_by_rater`; each with its item's scale.
     static let selectRaterPage = """
         SELECT r.item_id, r.stars, r.updated_at_ms, i.max_rating FROM ratings AS r JOIN items AS i USING (item_id)
-        WHERE r.rater_id = $1 AND (r.updated_at_ms < $2::bigint OR (r.updated_at_ms = $2::bigint AND r.item_id > $3))
+        WHERE r.rater_id = $1 AND r.updated_at_ms <= $2::bigint AND (r.updated_at_ms < $2::bigint OR r.item_id > $3)
         ORDER BY r.updated_at_ms DESC, r.item_id ASC
         LIMIT $4::int
         """
 
-    /// A page of the ranking after a position through `items_by_score`: the leading
-    /// `score_high <= $1` starts the index scan at the position, the rest skips the rows tied
-    /// with it that came before.
-    static let selectRankingPage = """
-        SELECT item_id, \(summaryColumns) FROM items
-        WHERE rating_count > 0 AND rating_count >= $5::bigint AND score_high <= $1::bigint
-          AND (score_high < $1::bigint OR score_low < $2::bigint
-               OR (score_low = $2::bigint AND (rating_count < $3::bigint OR (rating_count = $3::bigint AND item_id > $4))))
-        ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id ASC
-        LIMIT $6::int
+    /// A page of the ranking after a position, through `items_by_score`: one index seek per way a
+    /// row can follow the position (see the SQLite engine's `selectRankingPage`, which this mirrors).
+    static let selectRankingPage = [
+        "score_high = $1::bigint AND score_low = $2::bigint AND rating_count = $3::bigint AND item_id > $4",
+        "score_high = $1::bigint AND score_low = $2::bigint AND rating_count < $3::bigint",
+        "score_high = $1::bigint AND score_low < $2::bigint",
+        "score_high < $1::bigint",
+    ].enumerated().map { branch, follows in
         """
+        SELECT * FROM (SELECT item_id, \(summaryColumns), \(branch) AS branch, score_high, score_low FROM items
+            WHERE rating_count > 0 AND rating_count >= $5::bigint AND \(follows)
+            ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT $6::int) AS branch\(branch)
+        """
+    }.joined(separator: "\nUNION ALL\n") + "\nORDER BY branch, score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT $6::int"
 
     /// Locks, in item order, every item the rater has rated: the order every writer locks items
     /// in, so an erasure and other writes never deadlock on each other.

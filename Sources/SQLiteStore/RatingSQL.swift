@@ -42,10 +42,10 @@ enum RatingSQL {
     static let selectStars = "SELECT stars FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
 
     /// A page of a rater's ratings after a position, newest first, ties by item id, through
-    /// `ratings_by_rater`; each with its item's scale.
+    /// `ratings_by_rater`; each with its item's scale. The leading `<=` is the index seek.
     static let selectRaterPage = """
         SELECT r.item_id, r.stars, r.updated_at_ms, i.max_rating FROM ratings AS r JOIN items AS i USING (item_id)
-        WHERE r.rater_id = ?1 AND (r.updated_at_ms < ?2 OR (r.updated_at_ms = ?2 AND r.item_id > ?3))
+        WHERE r.rater_id = ?1 AND r.updated_at_ms <= ?2 AND (r.updated_at_ms < ?2 OR r.item_id > ?3)
         ORDER BY r.updated_at_ms DESC, r.item_id ASC
         LIMIT ?4
         """
@@ -55,16 +55,23 @@ enum RatingSQL {
 
     static let deleteRaterRatings = "DELETE FROM ratings WHERE rater_id = ?1"
 
-    /// A page of the ranking after a position through `items_by_score`: the leading
-    /// `score_high <= ?1` starts the index scan at the position, the rest skips the rows tied with
-    /// it that came before.
-    static let selectRankingPage = """
-        SELECT item_id, \(summaryColumns) FROM items
-        WHERE rating_count > 0 AND rating_count >= ?5 AND score_high <= ?1
-          AND (score_high < ?1 OR score_low < ?2 OR (score_low = ?2 AND (rating_count < ?3 OR (rating_count = ?3 AND item_id > ?4))))
-        ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id ASC
-        LIMIT ?6
+    /// A page of the ranking after a position, through `items_by_score`. A row follows the
+    /// position in one of four ways (a later item id on the same score and count, a lower count on
+    /// the same score, a lower low half, a lower high half); each is its own index seek, so a page
+    /// deep in a million tied items costs what the first one does. The branches come out in rank
+    /// order, each already sorted; the outer sort orders at most four pages.
+    static let selectRankingPage = [
+        "score_high = ?1 AND score_low = ?2 AND rating_count = ?3 AND item_id > ?4",
+        "score_high = ?1 AND score_low = ?2 AND rating_count < ?3",
+        "score_high = ?1 AND score_low < ?2",
+        "score_high < ?1",
+    ].enumerated().map { branch, follows in
         """
+        SELECT * FROM (SELECT item_id, \(summaryColumns), \(branch) AS branch, score_high, score_low FROM items
+            WHERE rating_count > 0 AND rating_count >= ?5 AND \(follows)
+            ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT ?6) AS branch\(branch)
+        """
+    }.joined(separator: "\nUNION ALL\n") + "\nORDER BY branch, score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT ?6"
 
     /// Everything a score is computed from, for re-scoring after the ranking settings change.
     static let selectScoreInputs = "SELECT item_id, max_rating, rating_count, rating_sum FROM items WHERE rating_count > 0"

@@ -88,27 +88,31 @@ struct RaterAndRankingContractTests {
             try await submit(store, "b-tie", "a", 5)                           // tied with one-five, id after it
             try await submit(store, "single-star", "a", 1, scale: try Scale(maxRating: 1))  // (5 + 1) / 11, the same again
             try await submit(store, "low", "a", 1)                             // (5 + 0) / 11 = 0.4545
+            for rater in 0..<12 { try await submit(store, "twelve", "t\(rater)", rater < 7 ? 5 : 1) }  // (5 + 7) / 22 = 6 / 11 again, count 12
             _ = try await store.configure(ConfigureRequest(item: ItemID(stored: "unrated"), scale: five))
             let top = try await store.topRanked(after: nil, limit: 10)
-            #expect(top.items.map(\.item.rawValue) == ["many-fours", "b-tie", "one-five", "single-star", "three-scale", "low"])
+            #expect(top.items.map(\.item.rawValue) == ["many-fours", "twelve", "b-tie", "one-five", "single-star", "three-scale", "low"])
             #expect(top.next == nil)
 
-            // Pages of two cover the same order.
-            var paged: [String] = [], position: RankingPosition?
-            repeat {
-                let page = try await store.topRanked(after: position, limit: 2)
-                paged += page.items.map(\.item.rawValue)
-                position = page.next
-            } while position != nil
-            #expect(paged == top.items.map(\.item.rawValue))
+            // Pages of one and of two cover the same order: each page boundary falls on every kind
+            // of tie (same score and count, same score and a lower count, a lower score).
+            for limit in [1, 2] {
+                var paged: [String] = [], position: RankingPosition?
+                repeat {
+                    let page = try await store.topRanked(after: position, limit: limit)
+                    paged += page.items.map(\.item.rawValue)
+                    position = page.next
+                } while position != nil
+                #expect(paged == top.items.map(\.item.rawValue), "pages of \(limit)")
+            }
 
             // A second rating breaks the tie by count; a clear and an erasure are reflected at once.
             try await submit(store, "three-scale", "b", 3)
             #expect(try await store.topRanked(after: nil, limit: 2).items.map(\.item.rawValue) == ["many-fours", "three-scale"])
             _ = try await store.clear(ClearRequest(item: ItemID(stored: "three-scale"), rater: RaterID(stored: "b"), defaultScale: five))
-            #expect(try await store.topRanked(after: nil, limit: 2).items.map(\.item.rawValue) == ["many-fours", "b-tie"])
+            #expect(try await store.topRanked(after: nil, limit: 3).items.map(\.item.rawValue) == ["many-fours", "twelve", "b-tie"])
             #expect(try await store.erase(RaterID(stored: "a")) == 5)
-            #expect(try await store.topRanked(after: nil, limit: 10).items.map(\.item.rawValue) == ["many-fours"])
+            #expect(try await store.topRanked(after: nil, limit: 10).items.map(\.item.rawValue) == ["many-fours", "twelve"])
             #expect(try await store.topRanked(after: nil, limit: 10, minCount: 21).items.isEmpty)
             #expect(try await store.topRanked(after: nil, limit: 10, minCount: 20).items.count == 1)
         }
