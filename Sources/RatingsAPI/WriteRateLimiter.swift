@@ -2,43 +2,53 @@ import Locking
 
 /// A token bucket per rater for writes: `ratePerSecond` sustained, `burst` at once. Shared by
 /// every connection, so a rater cannot escape the limit by opening more of them.
+///
+/// Each bucket is kept as one number, the time at which it will be full again (the generic cell
+/// rate algorithm's "theoretical arrival time"), under the rater's hash. A bucket that is full is
+/// the same as one never used, so forgetting it changes nothing: buckets live in two generations
+/// that turn over once per refill time, and a bucket is dropped only after a whole refill time
+/// untouched. Memory so follows the raters of the last few seconds, and nothing is ever scanned.
 public final class WriteRateLimiter: Sendable {
-    /// Buckets kept before idle (full) ones are dropped.
-    static let maxTrackedRaters = 100_000
-
-    private struct Bucket {
-        var tokens: Double
-        var updated: Double
+    private struct Generations {
+        var current: [Int: Double] = [:]
+        var previous: [Int: Double] = [:]
+        var started: Double
     }
 
-    private let ratePerSecond: Double
-    private let burst: Double
-    private let buckets = Locked<[String: Bucket]>([:])
+    /// Seconds one write uses up.
+    private let interval: Double
+    /// How far ahead of now a bucket's full-again time may run: `burst - 1` writes' worth.
+    private let tolerance: Double
+    /// How long an untouched bucket takes to fill from empty, so the generations' length.
+    private let refill: Double
+    private let generations: Locked<Generations>
 
     public init(ratePerSecond: Double, burst: Int) {
-        self.ratePerSecond = ratePerSecond
-        self.burst = Double(max(burst, 1))
+        interval = 1 / ratePerSecond
+        tolerance = interval * Double(max(burst, 1) - 1)
+        refill = interval * Double(max(burst, 1))
+        generations = Locked(Generations(started: -.infinity))
     }
 
     /// Takes a token for `rater` at `now` (seconds, monotonic). Nil when the write may go ahead;
     /// otherwise the whole seconds to wait before the next token (for `Retry-After`).
     public func admit(_ rater: String, now: Double) -> Int? {
-        buckets.withLock { buckets in
-            if buckets.count >= Self.maxTrackedRaters { prune(&buckets, now: now) }
-            var bucket = buckets[rater] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * ratePerSecond)
-            bucket.updated = now
-            defer { buckets[rater] = bucket }
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
-                return nil
+        // Swift's hash is keyed per process, so nobody can aim collisions at another rater; an
+        // accidental one only makes two raters share a bucket.
+        let key = rater.hashValue
+        return generations.withLock { generations in
+            if now - generations.started >= refill {
+                generations.previous = now - generations.started >= 2 * refill ? [:] : generations.current
+                generations.current = [:]
+                generations.started = now
             }
-            return max(1, Int(((1 - bucket.tokens) / ratePerSecond).rounded(.up)))
+            let fullAt = max(generations.current[key] ?? generations.previous[key] ?? now, now)
+            let wait = fullAt - now - tolerance
+            if wait > 0 {
+                return max(1, Int(wait.rounded(.up)))
+            }
+            generations.current[key] = fullAt + interval
+            return nil
         }
-    }
-
-    /// Drops raters whose bucket has refilled: forgetting them changes nothing.
-    private func prune(_ buckets: inout [String: Bucket], now: Double) {
-        buckets = buckets.filter { _, bucket in bucket.tokens + (now - bucket.updated) * ratePerSecond < burst }
     }
 }

@@ -14,8 +14,6 @@ final class ReadConnection {
         connection = try SQLiteConnection(path: path)
         try connection.configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA query_only = ON")
-        // Readers touch a few hot pages per query; 1 MiB of cache each keeps RSS flat.
-        try connection.execute("PRAGMA cache_size = -1024")
         selectItem = try connection.prepare(RatingSQL.selectItem)
         selectRating = try connection.prepare(RatingSQL.selectRatingWithScale)
         selectStars = try connection.prepare(RatingSQL.selectStars)
