@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Renders a benchmark result (bench/results/*.json) as the Markdown tables of
-docs/performance.md. The page embeds this output between markers, and a test renders the
-committed result again and compares, so the page cannot drift from the run it cites.
+"""Renders a benchmark result (bench/results/*.json) as Markdown: all of it for
+docs/performance.md, the headline for the README (--summary). scripts/examples.py puts the newest
+full result into both pages, and its check fails when they differ from it.
 
-    python3 bench/report.py bench/results/DATE-full.json
+    python3 bench/report.py [--summary] bench/results/DATE-full.json
 """
 import json, sys
 
@@ -20,30 +20,91 @@ def row(*cells):
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
-def render(report):
+def intro(report):
     m = report["machine"]
-    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
-             f"{m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}. "
-             f"Server and references on core 1, `wrk -t1` on core 0, 64 keep-alive connections, "
-             f"{report['seconds']} s per run, median of {report['runs']} runs.", ""]
+    return [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+            f"{m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}. "
+            f"Server and references on core 1, `wrk -t1` on core 0, 64 keep-alive connections, "
+            f"{report['seconds']} s per run, median of {report['runs']} runs.", ""]
+
+
+def ratios(report):
+    """The headline: each hot path against its reference, and the limits it is held to."""
     reads, writes = report["reads"], report["writes"]
-    ratios = {**reads["ratios"], **writes["ratios"]}
+    r = {**reads["ratios"], **writes["ratios"]}
+    idle = report["idle_1000"]
+    lines = [row("", "measured", "reference in the same run", "ratio", "target"), "|---|---:|---:|---:|---:|",
+             row("`GET /v1/items/{id}`, hot summary", f"{rps(reads['get_summary']['rps'])} req/s",
+                 f"nginx {rps(reads['nginx']['rps'])} req/s", f"{r['get_summary_vs_nginx']:.2f}×", "≥ 0.85×"),
+             row("… its p99", f"{ms(reads['get_summary']['p99_ms'])} ms", f"nginx {ms(reads['nginx']['p99_ms'])} ms",
+                 f"{r['get_summary_p99_vs_nginx']:.2f}×", "≤ 2×"),
+             row("`GET /v1/display`", f"{rps(reads['get_display']['rps'])} req/s", "nginx", f"{r['get_display_vs_nginx']:.2f}×", "≥ 0.85×"),
+             row("`GET /v1/items?ids=`, 20 ids", f"{rps(reads['get_batch_20']['rps'])} req/s", "single GET",
+                 f"{r['batch_20_vs_get_summary']:.2f}×", "≥ 0.40×"),
+             row("durable `PUT`", f"{rps(writes['put_rating']['rps'])} req/s, p99 {ms(writes['put_rating']['p99_ms'])} ms",
+                 f"SQLite from C {rps(writes['sqlite_ceiling_rps']['median'])}/s", f"{r['put_vs_sqlite_ceiling']:.2f}×", "≥ 0.6×, p99 ≤ 20 ms"),
+             row("RSS, 1,000 idle connections, under load", f"{max(idle['get_summary']['rss_mib'], idle['put_rating']['rss_mib'])} MiB", "", "", "≤ 48 MiB")]
+    if "soak" in report:
+        lines.append(row("RSS growth over a 5-minute 90/10 soak", f"{report['soak']['growth_pct']:+.1f} %", "", "", "≤ 10 %"))
+    if "large" in report:
+        lines.append(row("start to `listening on`, 1,000,000 ratings", f"{report['large']['start_to_listening_ms']['median']:.0f} ms", "", "", "≤ 300 ms"))
+    return lines
+
+
+def scaling(report):
+    if "scaling" not in report:
+        return []
+    lines = ["Scaling with connections (one 5 s run each):", "",
+             row("connections", "GET req/s", "GET p99 ms", "PUT req/s", "PUT p99 ms"), "|---:|---:|---:|---:|---:|"]
+    for connections, r in report["scaling"].items():
+        lines.append(row(connections, rps(r["get"]["rps"]), ms(r["get"]["p99_ms"]), rps(r["put"]["rps"]), ms(r["put"]["p99_ms"])))
+    return lines
+
+
+def render_postgresql(report):
+    """docs/scaling.md's part: both engines side by side."""
+    if "postgresql" not in report:
+        return "(this result has no PostgreSQL rows)\n"
+    reads, writes, pg = report["reads"], report["writes"], report["postgresql"]
+    lines = [row("engine", "`GET /v1/items/{id}` req/s", "GET p99 ms", "durable `PUT` req/s", "PUT p99 ms"), "|---|---:|---:|---:|---:|",
+             row("SQLite, one process", rps(reads["get_summary"]["rps"]), ms(reads["get_summary"]["p99_ms"]),
+                 rps(writes["put_rating"]["rps"]), ms(writes["put_rating"]["p99_ms"]))]
+    for label, key in (("PostgreSQL, one replica", "one_replica"), ("PostgreSQL, two replicas", "two_replicas")):
+        get, put = pg[key]["get_summary"], pg[key]["put_rating"]
+        lines.append(row(label, rps(get["rps"]), ms(get["p99_ms"]), rps(put["rps"]), ms(put["p99_ms"])))
+    e = pg["erasure"]
+    lines += ["", f"Erasing 10,000 ratings of one rater on PostgreSQL took {e['erase_ms']:.0f} ms while other raters "
+              f"wrote; the slowest of their writes meanwhile took {e['put_during']['max_ms']:.0f} ms. "
+              f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}."]
+    return "\n".join(lines) + "\n"
+
+
+def render_summary(report):
+    """The README's part: what was measured, the ratios and the scaling table."""
+    return "\n".join(intro(report) + ratios(report) + [""] + scaling(report)) + "\n"
+
+
+def render(report):
+    """docs/performance.md's part: every figure of the run."""
+    lines = intro(report)
+    reads, writes = report["reads"], report["writes"]
+    r = {**reads["ratios"], **writes["ratios"]}
     lines += [row("", "req/s", "p50 ms", "p99 ms", "errors", "vs reference"), "|---|---:|---:|---:|---:|---:|"]
     lines.append(row("nginx, 1 worker, `return 200` of the summary bytes, no log", rps(reads["nginx"]["rps"]),
                      ms(reads["nginx"]["p50_ms"]), ms(reads["nginx"]["p99_ms"]), reads["nginx"]["errors"], "reference"))
     lines.append(row("`GET /v1/items/{id}`, hot summary", rps(reads["get_summary"]["rps"]), ms(reads["get_summary"]["p50_ms"]),
                      ms(reads["get_summary"]["p99_ms"]), reads["get_summary"]["errors"],
-                     f"{ratios['get_summary_vs_nginx']:.2f}× nginx (p99 {ratios['get_summary_p99_vs_nginx']:.2f}×)"))
+                     f"{r['get_summary_vs_nginx']:.2f}× nginx (p99 {r['get_summary_p99_vs_nginx']:.2f}×)"))
     lines.append(row("`GET /v1/display`", rps(reads["get_display"]["rps"]), ms(reads["get_display"]["p50_ms"]),
-                     ms(reads["get_display"]["p99_ms"]), reads["get_display"]["errors"], f"{ratios['get_display_vs_nginx']:.2f}× nginx"))
+                     ms(reads["get_display"]["p99_ms"]), reads["get_display"]["errors"], f"{r['get_display_vs_nginx']:.2f}× nginx"))
     lines.append(row("`GET /v1/items?ids=` 20 ids", rps(reads["get_batch_20"]["rps"]), ms(reads["get_batch_20"]["p50_ms"]),
                      ms(reads["get_batch_20"]["p99_ms"]), reads["get_batch_20"]["errors"],
-                     f"{ratios['batch_20_vs_get_summary']:.2f}× single GET"))
+                     f"{r['batch_20_vs_get_summary']:.2f}× single GET"))
     lines.append(row("SQLite alone from C, the store's statements, `synchronous=FULL`, 64 per commit",
                      rps(writes["sqlite_ceiling_rps"]["median"]), "", "", "", "reference"))
     put = writes["put_rating"]
     lines.append(row("durable `PUT`, distinct raters", rps(put["rps"]), ms(put["p50_ms"]), ms(put["p99_ms"]), put["errors"],
-                     f"{ratios['put_vs_sqlite_ceiling']:.2f}× SQLite"))
+                     f"{r['put_vs_sqlite_ceiling']:.2f}× SQLite"))
     mixed = writes["mixed_90_10"]
     lines.append(row("90 % GET / 10 % PUT over 10,000 items", rps(mixed["rps"]), ms(mixed["p50_ms"]), ms(mixed["p99_ms"]),
                      mixed["errors"], ""))
@@ -51,8 +112,8 @@ def render(report):
         pg = report["postgresql"]
         for label, key in (("one replica", "one_replica"), ("two replicas", "two_replicas")):
             for verb, name in (("`GET /v1/items/{id}`", "get_summary"), ("durable `PUT`", "put_rating")):
-                r = pg[key][name]
-                lines.append(row(f"PostgreSQL, {label}: {verb}", rps(r["rps"]), ms(r["p50_ms"]), ms(r["p99_ms"]), r["errors"], ""))
+                p = pg[key][name]
+                lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
     idle = report["idle_1000"]
     lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
@@ -66,11 +127,12 @@ def render(report):
         large = report["large"]
         lines.append(row("start to `listening on`, 1,000,000 ratings stored (median of 5)", f"{large['start_to_listening_ms']['median']:.0f} ms"))
         lines.append(row("first start after a prior or weight change: re-scoring 1,000,000 items", f"{large['rescore_all_ms']:.0f} ms"))
+        lines.append(row("`GET /v1/items/{id}` with 1,000,000 ratings stored", f"{rps(large['get_summary']['rps'])} req/s"))
         lines += ["", "Ranking over 1,000,000 rated items (`GET /v1/rankings/top?limit=20`):", "",
                   row("", "req/s", "p50 ms", "p99 ms"), "|---|---:|---:|---:|"]
         for label, key in (("first page", "ranking_first_page"), ("page at position 500,000", "ranking_page_at_500000")):
-            r = large[key]
-            lines.append(row(label, rps(r["rps"]), ms(r["p50_ms"]), ms(r["p99_ms"])))
+            p = large[key]
+            lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"])))
 
     lines += ["", "Erasing 10,000 ratings of one rater while other raters write (64 connections):", "",
               row("engine", "erasure", "other writes p99", "slowest other write", "errors"), "|---|---:|---:|---:|---:|"]
@@ -80,15 +142,13 @@ def render(report):
     for engine, e in erasures:
         lines.append(row(engine, f"{e['erase_ms']:.0f} ms", f"{e['put_during']['p99_ms']:.1f} ms",
                          f"{e['put_during']['max_ms']:.1f} ms", e["put_during"]["errors"]))
-
-    if "scaling" in report:
-        lines += ["", "Scaling with connections (one 5 s run each):", "",
-                  row("connections", "GET req/s", "GET p99 ms", "PUT req/s", "PUT p99 ms"), "|---:|---:|---:|---:|---:|"]
-        for connections, r in report["scaling"].items():
-            lines.append(row(connections, rps(r["get"]["rps"]), ms(r["get"]["p99_ms"]), rps(r["put"]["rps"]), ms(r["put"]["p99_ms"])))
-    return "\n".join(lines) + "\n"
+    scaled = scaling(report)
+    return "\n".join(lines + ([""] + scaled if scaled else [])) + "\n"
 
 
 if __name__ == "__main__":
-    with open(sys.argv[1]) as f:
-        sys.stdout.write(render(json.load(f)))
+    summary = "--summary" in sys.argv[1:]
+    path = [argument for argument in sys.argv[1:] if argument != "--summary"][0]
+    with open(path) as f:
+        result = json.load(f)
+    sys.stdout.write(render_summary(result) if summary else render(result))

