@@ -1,6 +1,8 @@
 // libFuzzer target: request body decoding: the strict JSON parser, the integer-member rule for
 // stars and maxRating, and the exact decimal reader of /v1/display. Built with the sources of
-// RatingsCore and the API's JSON files by scripts/fuzz.sh; not part of the package.
+// RatingsCore, linked with the JSON module, by scripts/fuzz.sh; not part of the package.
+
+import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func requestBodyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -8,13 +8,23 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=.build/fuzz
 mkdir -p "$out"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HTTPParserFuzz \
+# The leaf modules the targets import, as instrumented static libraries.
+library() { # library NAME SOURCES...
+    local name=$1
+    shift
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "$name" -I "$out" -swift-version 6 \
+        -emit-module -emit-module-path "$out/$name.swiftmodule" -emit-library -static -o "$out/lib$name.a" "$@" \
+        2> >(grep -v "Cannot export local symbol" >&2) || exit 1
+}
+library ASCIIKit Sources/ASCIIKit/*.swift
+library JSON Sources/JSON/*.swift
+linked=(-I "$out" -L "$out" -lASCIIKit -lJSON)
+language=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault)
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HTTPParserFuzz "${language[@]}" "${linked[@]}" \
     Sources/HTTP1/*.swift fuzz/HTTPParserFuzz.swift -o "$out/http-parser" 2> >(grep -v "Cannot export local symbol" >&2) || exit 1
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RequestBodyFuzz \
-    Sources/RatingsCore/*.swift Sources/JSON/*.swift \
-    fuzz/RequestBodyFuzz.swift -o "$out/request-body" 2> >(grep -v "Cannot export local symbol" >&2) || exit 1
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RequestBodyFuzz "${language[@]}" "${linked[@]}" \
+    Sources/RatingsCore/*.swift fuzz/RequestBodyFuzz.swift -o "$out/request-body" 2> >(grep -v "Cannot export local symbol" >&2) || exit 1
 
-# Both targets run at once, one per core.
 for target in http-parser request-body; do
     corpus="$out/corpus-$target"
     mkdir -p "$corpus" "$out/artifacts-$target"
