@@ -1,0 +1,26 @@
+/// An item's row as both storage engines keep it: its scale, whether it was configured, and the
+/// aggregates kept in the same transaction as every rating. Each engine reads one from its own
+/// result type (`SummaryRow+SQLite`, `SummaryRow+Postgres`).
+public struct SummaryRow: Sendable {
+    public let scale: Scale
+    public let isScaleExplicit: Bool
+    public let count: Int
+    public let sum: Int
+    /// Ratings per star count, `distribution[k]` for `k + 1` stars, as many as the columns hold.
+    public let distribution: [Int]
+
+    /// A row from its stored columns. The CHECK constraint keeps `maxRating` in 1...10; a row
+    /// tampered with outside the service reads as the standard scale rather than trapping.
+    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: [Int]) {
+        scale = (try? Scale(maxRating: maxRating)) ?? .standard
+        self.isScaleExplicit = isScaleExplicit
+        self.count = count
+        self.sum = sum
+        self.distribution = distribution
+    }
+
+    /// The item's summary.
+    public func summary(of item: ItemID) -> ItemSummary {
+        ItemSummary(item: item, scale: scale, count: count, sum: sum, distribution: distribution)
+    }
+}

@@ -1,0 +1,18 @@
+import RatingsCore
+
+extension SummaryRow {
+    /// The current row of `statement`, its `RatingSQL.summaryColumns` starting at `offset`.
+    init(_ statement: SQLiteStatement, offset: Int32 = 0) {
+        self.init(maxRating: statement.int(offset), isScaleExplicit: statement.int(offset + 1) != 0, count: statement.int(offset + 2),
+                  sum: statement.int(offset + 3), distribution: (0..<Int32(10)).map { statement.int(offset + 4 + $0) })
+    }
+}
+
+extension SQLiteStatement {
+    /// Runs a statement expected to return at most one summary row.
+    func summaryRow(bind: () throws(SQLiteError) -> Void) throws(SQLiteError) -> SummaryRow? {
+        var row: SummaryRow?
+        try run(bind: bind) { row = SummaryRow(self) }
+        return row
+    }
+}
