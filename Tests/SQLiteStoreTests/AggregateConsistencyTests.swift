@@ -5,18 +5,6 @@ import Testing
 
 @Suite("Aggregates never disagree with the ratings")
 struct AggregateConsistencyTests {
-    /// A tiny deterministic generator, so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("10,000 random upserts and clears, then every stored aggregate recomputed from the ratings table in SQL")
     func randomWritesKeepAggregatesExact() async throws {
         let dir = try TemporaryDirectory()

@@ -8,18 +8,6 @@ private func ids(_ item: String, _ rater: String) -> (ItemID, RaterID) {
     (ItemID(stored: item), RaterID(stored: rater))
 }
 
-/// A tiny deterministic generator, so a failure can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Every storage engine keeps the same rules")
 struct StoreContractTests {
     @Test("submit creates, then replaces, and the summary follows", arguments: TestEngine.all)
