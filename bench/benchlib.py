@@ -1,7 +1,7 @@
 """The parts the benchmark is built from: the server under test, the load generator, the two
 references (nginx answering from memory, SQLite called straight from C), a private PostgreSQL
 cluster, and the ways data is put in place. bench.py decides what to measure with them."""
-import json, os, re, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import atexit, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -81,12 +81,23 @@ class RSSSampler:
         return max(self.values, default=0)
 
 
+_SCRIPTS = []
+
+
+def _scripts_folder():
+    """One folder for this run's combined wrk scripts, removed when the run ends."""
+    if not _SCRIPTS:
+        _SCRIPTS.append(tempfile.mkdtemp(prefix="ratings-bench-scripts-"))
+        atexit.register(shutil.rmtree, _SCRIPTS[0], True)
+    return _SCRIPTS[0]
+
+
 def wrk_command(url, connections, seconds, script, run):
     report = os.path.join(BENCH, "wrk-report.lua")
     path = report
     if script:
         # wrk takes one script: the scenario with the shared report function after it.
-        combined = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+        combined = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False, dir=_scripts_folder())
         with open(os.path.join(BENCH, script)) as part, open(report) as shared:
             combined.write(part.read() + "\n" + shared.read())
         combined.close()
