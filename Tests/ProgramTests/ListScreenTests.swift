@@ -17,14 +17,11 @@ private struct Server {
     }
 
     func request(_ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {
-        var head = "\(method) \(path) HTTP/1.1\nHost: t\n"
-        if let json { head += "Content-Type: application/json\nContent-Length: \(json.utf8.count)\n" }
-        return try RawHTTPClient.exchange(port: port, head + "\n" + (json ?? ""))
+        try RawHTTPClient.request(port: port, method, path, json: json)
     }
 
     func object(_ method: String, _ path: String) throws -> [String: Any] {
-        let response = try request(method, path)
-        return (try JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        TestSupport.object(try request(method, path))
     }
 }
 

@@ -31,14 +31,8 @@ private final class Replicas: Sendable {
 
     /// One request to replica `index` on a fresh connection.
     func request(_ index: Int, _ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {
-        var head = "\(method) \(path) HTTP/1.1\nHost: t\n"
-        if let json { head += "Content-Type: application/json\nContent-Length: \(json.utf8.count)\n" }
-        return try RawHTTPClient.exchange(port: ports[index], head + "\n" + (json ?? ""), headRequest: method == "HEAD")
+        try RawHTTPClient.request(port: ports[index], method, path, json: json)
     }
-}
-
-private func object(_ response: RawHTTPClient.Response) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
 }
 
 /// Runs `count` blocks at once on plain threads and collects their results in order.

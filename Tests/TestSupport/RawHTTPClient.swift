@@ -147,4 +147,17 @@ extension RawHTTPClient {
         client.send(request)
         return try client.readResponse(headRequest: headRequest)
     }
+
+    /// `method path` on a fresh connection, with a JSON body when `json` is given.
+    public static func request(port: Int, _ method: String, _ path: String, json: String? = nil,
+                               headers: [String: String] = [:]) throws -> Response {
+        var head = "\(method) \(path) HTTP/1.1\nHost: test\n"
+        var allHeaders = headers
+        if let json {
+            if allHeaders["Content-Type"] == nil { allHeaders["Content-Type"] = "application/json" }
+            allHeaders["Content-Length"] = String(json.utf8.count)
+        }
+        for (name, value) in allHeaders.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
+        return try exchange(port: port, head + "\n" + (json ?? ""), headRequest: method == "HEAD")
+    }
 }

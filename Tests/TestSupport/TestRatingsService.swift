@@ -14,17 +14,7 @@ public struct TestService: Sendable {
 
     /// One request on a fresh connection.
     public func request(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
-        var head = "\(method) \(path) HTTP/1.1\nHost: test\n"
-        var allHeaders = headers
-        if let json {
-            if allHeaders["Content-Type"] == nil { allHeaders["Content-Type"] = "application/json" }
-            allHeaders["Content-Length"] = String(json.utf8.count)
-        }
-        for (name, value) in allHeaders.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
-        let client = try RawHTTPClient(port: port)
-        client.send(head + "\n")
-        if let json { client.send(Array(json.utf8)) }
-        return try client.readResponse(headRequest: method == "HEAD")
+        try RawHTTPClient.request(port: port, method, path, json: json, headers: headers)
     }
 }
 
