@@ -36,7 +36,7 @@ struct CommandLineTests {
         let binary = try binaryAlone(in: directory)
         let server = try RatingsProcess(["serve", "--port", "0", "--database", "db.sqlite"], directory: directory.path, binary: binary)
         defer { server.stop() }
-        let port = try #require(server.waitForPort())
+        let port = try #require(server.waitForPort(), "the copied binary did not start: \(server.stderr)")
         for expected in LanguageSeedExample.all {
             let response = try RawHTTPClient.exchange(port: port, "GET /v1/display?value=3.5&max=5 HTTP/1.1\nHost: t\nAccept-Language: \(expected.tag)\n\n")
             #expect(response.header("content-language") == expected.tag)
@@ -201,6 +201,17 @@ struct CommandLineTests {
 /// A copy of the binary in a folder with nothing else, so whatever it needs must be inside it.
 private func binaryAlone(in directory: TemporaryDirectory) throws -> String {
     let binary = directory.file("ratings")
-    try FileManager.default.copyItem(atPath: RatingsProcess.binaryPath, toPath: binary)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: RatingsProcess.binaryPath)))
+    // Close-on-exec: a child another test spawns while this copy is open would otherwise inherit
+    // the descriptor, and executing the copy would fail with ETXTBSY for as long as that child lives.
+    let fd = open(binary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw RawHTTPClient.ClientError.malformed("cannot create \(binary): errno \(errno)") }
+    defer { close(fd) }
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { throw RawHTTPClient.ClientError.malformed("cannot write \(binary): errno \(errno)") }
+        written += count
+    }
     return binary
 }

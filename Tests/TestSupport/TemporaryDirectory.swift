@@ -22,5 +22,11 @@ public struct TemporaryDirectory: Sendable {
     public func file(_ name: String) -> String { "\(path)/\(name)" }
 
     /// Deletes the directory and everything in it.
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+    public func remove() {
+        // A store released on another thread may delete its -wal and -shm files while this walks
+        // the folder; the walk then stops at the vanished file, and another pass finishes it.
+        for _ in 0..<5 where FileManager.default.fileExists(atPath: path) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }
