@@ -1,14 +1,14 @@
+import RatingsCore
+
 /// The SQL of the PostgreSQL store, in one place: plain statements any PostgreSQL-compatible
 /// engine can judge itself against (no functions, no extensions). Parameters are cast where
 /// their type would otherwise be ambiguous.
 enum PostgresSQL {
     /// The columns that make an item's summary, in the order `SummaryRow` reads them.
-    static let summaryColumns = summaryColumnNames.joined(separator: ", ")
-
-    private static let summaryColumnNames = ["max_rating", "scale_explicit", "rating_count", "rating_sum"] + (1...10).map { "stars_\($0)" }
+    static let summaryColumns = SummaryRow.columns
 
     /// The summary columns qualified by a table alias (`i.max_rating, …`).
-    static func summaryColumns(of alias: String) -> String { summaryColumnNames.map { "\(alias).\($0)" }.joined(separator: ", ") }
+    static func summaryColumns(of alias: String) -> String { SummaryRow.columnNames.map { "\(alias).\($0)" }.joined(separator: ", ") }
 
     static let selectItem = "SELECT \(summaryColumns) FROM items WHERE item_id = $1"
 
@@ -75,20 +75,15 @@ enum PostgresSQL {
         LIMIT $4::int
         """
 
-    /// A page of the ranking after a position, through `items_by_score`: one index seek per way a
-    /// row can follow the position (see the SQLite engine's `selectRankingPage`, which this mirrors).
-    static let selectRankingPage = [
-        "score_high = $1::bigint AND score_low = $2::bigint AND rating_count = $3::bigint AND item_id > $4",
-        "score_high = $1::bigint AND score_low = $2::bigint AND rating_count < $3::bigint",
-        "score_high = $1::bigint AND score_low < $2::bigint",
-        "score_high < $1::bigint",
-    ].enumerated().map { branch, follows in
-        """
-        SELECT * FROM (SELECT item_id, \(summaryColumns), \(branch) AS branch, score_high, score_low FROM items
-            WHERE rating_count > 0 AND rating_count >= $5::bigint AND \(follows)
-            ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT $6::int) AS branch\(branch)
-        """
-    }.joined(separator: "\nUNION ALL\n") + "\nORDER BY branch, score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT $6::int"
+    /// A page of the ranking after a position (see `RankingPageQuery`); the item id is text,
+    /// every other parameter an integer.
+    static let selectRankingPage = RankingPageQuery.sql { parameter in
+        switch parameter {
+        case .item: "$\(parameter.rawValue)"
+        case .limit: "$\(parameter.rawValue)::int"
+        case .scoreHigh, .scoreLow, .count, .minCount: "$\(parameter.rawValue)::bigint"
+        }
+    }
 
     /// Locks, in item order, every item the rater has rated: the order every writer locks items
     /// in, so an erasure and other writes never deadlock on each other.

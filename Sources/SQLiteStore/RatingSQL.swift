@@ -1,8 +1,9 @@
+import RatingsCore
+
 /// The SQL of the store, in one place. Every statement is prepared once per connection.
 enum RatingSQL {
     /// The columns that make an item's summary, in the order `SummaryRow` reads them.
-    static let summaryColumns = "max_rating, scale_explicit, rating_count, rating_sum, "
-        + (1...10).map { "stars_\($0)" }.joined(separator: ", ")
+    static let summaryColumns = SummaryRow.columns
 
     static let selectItem = "SELECT \(summaryColumns) FROM items WHERE item_id = ?1"
 
@@ -55,23 +56,8 @@ enum RatingSQL {
 
     static let deleteRaterRatings = "DELETE FROM ratings WHERE rater_id = ?1"
 
-    /// A page of the ranking after a position, through `items_by_score`. A row follows the
-    /// position in one of four ways (a later item id on the same score and count, a lower count on
-    /// the same score, a lower low half, a lower high half); each is its own index seek, so a page
-    /// deep in a million tied items costs what the first one does. The branches come out in rank
-    /// order, each already sorted; the outer sort orders at most four pages.
-    static let selectRankingPage = [
-        "score_high = ?1 AND score_low = ?2 AND rating_count = ?3 AND item_id > ?4",
-        "score_high = ?1 AND score_low = ?2 AND rating_count < ?3",
-        "score_high = ?1 AND score_low < ?2",
-        "score_high < ?1",
-    ].enumerated().map { branch, follows in
-        """
-        SELECT * FROM (SELECT item_id, \(summaryColumns), \(branch) AS branch, score_high, score_low FROM items
-            WHERE rating_count > 0 AND rating_count >= ?5 AND \(follows)
-            ORDER BY score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT ?6) AS branch\(branch)
-        """
-    }.joined(separator: "\nUNION ALL\n") + "\nORDER BY branch, score_high DESC, score_low DESC, rating_count DESC, item_id LIMIT ?6"
+    /// A page of the ranking after a position (see `RankingPageQuery`; parameters 1 to 6 in its order).
+    static let selectRankingPage = RankingPageQuery.sql { "?\($0.rawValue)" }
 
     /// Everything a score is computed from, for re-scoring after the ranking settings change.
     static let selectScoreInputs = "SELECT item_id, max_rating, rating_count, rating_sum FROM items WHERE rating_count > 0"
