@@ -8,12 +8,7 @@ private struct Server {
     let port: Int
 
     init(_ database: String, _ extra: [String]) throws {
-        process = try RatingsProcess(["serve", "--port", "0", "--database", database, "--write-rate", "0"] + extra)
-        guard let port = process.waitForPort() else {
-            process.stop()
-            throw RawHTTPClient.ClientError.malformed("the server did not start: \(process.stderr)")
-        }
-        self.port = port
+        (process, port) = try RatingsProcess.serving(["--database", database, "--write-rate", "0"] + extra)
     }
 
     func request(_ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {

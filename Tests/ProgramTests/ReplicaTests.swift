@@ -14,14 +14,15 @@ private final class Replicas: Sendable {
         var processes: [RatingsProcess] = [], ports: [Int] = []
         for index in 0..<count {
             let scale = defaultMaxRatings?[index] ?? 5
-            let process = try RatingsProcess(["serve", "--port", "0", "--database", uri, "--write-rate", "0", "--database-pool", "4",
-                                              "--default-max-rating", String(scale)], directory: directory.path)
-            processes.append(process)
-            guard let port = process.waitForPort() else {
+            do {
+                let (process, port) = try RatingsProcess.serving(["--database", uri, "--write-rate", "0", "--database-pool", "4",
+                                                                  "--default-max-rating", String(scale)], directory: directory.path)
+                processes.append(process)
+                ports.append(port)
+            } catch {
                 processes.forEach { $0.stop() }
-                throw RawHTTPClient.ClientError.malformed("replica \(index) did not start: \(process.stderr)")
+                throw error
             }
-            ports.append(port)
         }
         self.processes = processes
         self.ports = ports

@@ -38,6 +38,18 @@ public final class RatingsProcess: Sendable {
         return Int(line[range].split(separator: ":").last ?? "")
     }
 
+    /// Starts `ratings serve ARGUMENTS` on `--port 0` and waits for its port; when it does not
+    /// listen, stops it and throws with what it wrote to standard error.
+    public static func serving(_ arguments: [String], environment: [String: String] = [:],
+                               directory: String? = nil) throws -> (process: RatingsProcess, port: Int) {
+        let process = try RatingsProcess(["serve", "--port", "0"] + arguments, environment: environment, directory: directory)
+        guard let port = process.waitForPort() else {
+            process.stop()
+            throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
+        }
+        return (process, port)
+    }
+
     /// Sends `signal` to the process.
     public func send(_ signal: Int32) { child.send(signal) }
 
