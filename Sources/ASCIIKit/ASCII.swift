@@ -109,6 +109,15 @@ extension StringProtocol {
     @inlinable
     public func lowercasedASCII() -> String {
         guard utf8.contains(where: ASCII.isUppercase) else { return String(self) }
-        return String(decoding: utf8.map(ASCII.lowercased), as: UTF8.self)
+        // Written in place: a short result (a field name) then lives inline, with no allocation.
+        let bytes = utf8
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var count = 0
+            for byte in bytes {
+                buffer[count] = ASCII.lowercased(byte)
+                count += 1
+            }
+            return count
+        }
     }
 }

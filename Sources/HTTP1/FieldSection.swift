@@ -32,7 +32,7 @@ enum FieldSection {
         while valueStart < valueEnd, line[valueStart] == ByteClass.space || line[valueStart] == ByteClass.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ByteClass.space || line[valueEnd - 1] == ByteClass.tab { valueEnd -= 1 }
         let value = line[valueStart..<valueEnd]
-        let nameText = String(decoding: name.map(ASCII.lowercased), as: UTF8.self)
+        let nameText = String(decoding: name, as: UTF8.self).lowercasedASCII()
         guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: nameText) }
         return (nameText, String(decoding: value, as: UTF8.self))
     }

@@ -3,8 +3,9 @@
 /// The server adds `Date`, `Content-Length` and `Connection` and drops the body for HEAD; it
 /// changes nothing else in the response.
 public struct HTTPHandler: Sendable {
-    /// Delivers the one response to a request.
-    public typealias Respond = @Sendable (HTTPResponse) -> Void
+    /// Delivers the one response to a request. It takes the response over (`consuming`), so the
+    /// middleware can add a field on the way out without copying the fields already there.
+    public typealias Respond = @Sendable (consuming HTTPResponse) -> Void
 
     /// Answers a request.
     public let handle: @Sendable (_ request: HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void
@@ -39,8 +40,9 @@ public protocol RequestLoop: AnyObject, Sendable {
     var isCurrent: Bool { get }
     /// Runs `task` on the loop's thread, soon. Safe from any thread.
     func execute(_ task: @escaping @Sendable () -> Void)
-    /// Queues one access-log line (without its newline). Only on the loop's thread.
-    func appendLogLine(_ line: [UInt8])
+    /// Queues one access-log line: `write` appends it (without its newline) straight to the
+    /// loop's log buffer, so a line costs no buffer of its own. Only on the loop's thread.
+    func appendLogLine(_ write: (inout [UInt8]) -> Void)
 }
 
 extension RequestLoop {

@@ -11,6 +11,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         self.fields = fields.map { (name: HTTPHeaders.lowercase($0.0), value: $0.1) }
     }
 
+    /// No fields yet, with room for `capacity` of them, so a response's fields (and the ones the
+    /// middleware adds on the way out) fill one buffer instead of growing it field by field.
+    public init(capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
+
     /// Appends a field.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: HTTPHeaders.lowercase(name), value: value))

@@ -35,15 +35,15 @@ enum RequestLine {
 
     /// `HTTP/` DIGIT `.` DIGIT; 1.0 and 1.1 are served, any other well-formed version is 505.
     private static func parseVersion(_ bytes: Slice<UnsafeRawBufferPointer>) throws(HTTPParseError) -> HTTPVersion {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let utf8 = Array(bytes)
-        guard utf8.count == 8, text.hasPrefix("HTTP/"), utf8[6] == UInt8(ascii: "."),
-              ASCII.isDigit(utf8[5]), ASCII.isDigit(utf8[7])
+        // Compared as bytes: this runs for every request, and the common answers need no text.
+        let prefix = "HTTP/".utf8
+        guard bytes.count == 8, bytes.prefix(5).elementsEqual(prefix), bytes[bytes.startIndex + 6] == UInt8(ascii: "."),
+              ASCII.isDigit(bytes[bytes.startIndex + 5]), ASCII.isDigit(bytes[bytes.startIndex + 7])
         else { throw .malformedRequestLine }
-        switch text {
-        case "HTTP/1.1": return .http11
-        case "HTTP/1.0": return .http10
-        default: throw .unsupportedVersion(text)
+        switch (bytes[bytes.startIndex + 5], bytes[bytes.startIndex + 7]) {
+        case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .http11
+        case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .http10
+        default: throw .unsupportedVersion(String(decoding: bytes, as: UTF8.self))
         }
     }
 }

@@ -99,8 +99,8 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
         _ = try? syscall("write(eventfd)") { write(wakeFD, &one, 8) }
     }
 
-    func appendLogLine(_ line: [UInt8]) {
-        logBuffer.append(contentsOf: line)
+    func appendLogLine(_ write: (inout [UInt8]) -> Void) {
+        write(&logBuffer)
         logBuffer.append(UInt8(ascii: "\n"))
     }
 

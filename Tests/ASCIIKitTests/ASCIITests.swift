@@ -52,6 +52,10 @@ struct ASCIITests {
         #expect("   ".trimmingSpacesAndTabs() == "" && "".trimmingSpacesAndTabs() == "")
         #expect("\na\n".trimmingSpacesAndTabs() == "\na\n")
         #expect("MiXeD-Ä".lowercasedASCII() == "mixed-Ä")
+        // Short results are built inline, long ones on the heap: both kinds, and nothing to do.
+        #expect("Host".lowercasedASCII() == "host" && "".lowercasedASCII() == "")
+        #expect("X-Forwarded-For-Original-Client".lowercasedASCII() == "x-forwarded-for-original-client")
+        #expect("already-lowercase".lowercasedASCII() == "already-lowercase")
     }
 
     @Test("FNV-1a 64 matches the published test vectors")

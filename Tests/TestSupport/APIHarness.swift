@@ -72,7 +72,11 @@ private final class TestLoop: RequestLoop {
 
     var isCurrent: Bool { true }
     func execute(_ task: @escaping @Sendable () -> Void) { task() }
-    func appendLogLine(_ line: [UInt8]) { logged.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }
+    func appendLogLine(_ write: (inout [UInt8]) -> Void) {
+        var line: [UInt8] = []
+        write(&line)
+        logged.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+    }
     var lines: [String] { logged.withLock { $0 } }
 }
 

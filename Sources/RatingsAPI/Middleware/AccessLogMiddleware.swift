@@ -28,23 +28,25 @@ struct AccessLogMiddleware: Middleware {
         let request = context.request
         let bytes = request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
         let micros = Int((clock.monotonicSeconds() - context.started) * 1_000_000)
-        context.environment.loop.appendLogLine(line(
-            peer: context.environment.peer, request: (request.method, request.target, request.head.version.rawValue),
-            status: response.status, bytes: bytes, micros: micros, requestID: context.requestID))
+        let status = response.status
+        context.environment.loop.appendLogLine { line in
+            write(peer: context.environment.peer, request: (request.method, request.target, request.head.version.rawValue),
+                  status: status, bytes: bytes, micros: micros, requestID: context.requestID, into: &line)
+        }
     }
 
     /// Logs a request the server refused before any handler saw it (it could not be read).
     func refused(_ refusal: ProblemDetails, _ environment: RequestEnvironment) {
-        environment.loop.appendLogLine(line(peer: environment.peer, request: nil, status: refusal.status,
-                                            bytes: refusal.json.utf8.count, micros: 0, requestID: nil))
+        environment.loop.appendLogLine { line in
+            write(peer: environment.peer, request: nil, status: refusal.status, bytes: refusal.json.utf8.count, micros: 0,
+                  requestID: nil, into: &line)
+        }
     }
 
-    private func line(peer: String, request: (method: String, target: String, version: String)?, status: Int, bytes: Int,
-                      micros: Int, requestID: String?) -> [UInt8] {
+    private func write(peer: String, request: (method: String, target: String, version: String)?, status: Int, bytes: Int,
+                       micros: Int, requestID: String?, into line: inout [UInt8]) {
         switch format {
         case .text:
-            var line: [UInt8] = []
-            line.reserveCapacity(160)
             line += now()
             line.append(UInt8(ascii: " "))
             line += peer.utf8
@@ -66,7 +68,6 @@ struct AccessLogMiddleware: Middleware {
             ASCII.appendDecimal(micros, to: &line)
             line += "us id=".utf8
             line += (requestID ?? "-").utf8
-            return line
         case .json:
             var json = JSONWriter(capacity: 256)
             json.beginObject()
@@ -80,7 +81,7 @@ struct AccessLogMiddleware: Middleware {
             json.key("durationMicros"); json.integer(micros)
             json.key("requestId"); if let requestID { json.string(requestID) } else { json.null() }
             json.endObject()
-            return json.bytes
+            line += json.bytes
         }
     }
 }

@@ -9,11 +9,11 @@ typealias Endpoint = @Sendable (RatingsAPI, RequestContext, @escaping HTTPHandle
 /// exactly the methods declared here.
 struct Route: Sendable {
     let pattern: RoutePattern
-    private let endpoints: [(method: String, endpoint: Endpoint)]
+    private let endpoints: [MethodEndpoint]
 
-    init(_ pattern: String, _ endpoints: KeyValuePairs<String, Endpoint>) {
+    init(_ pattern: String, _ endpoints: MethodEndpoint...) {
         self.pattern = RoutePattern(pattern)
-        self.endpoints = endpoints.map { (method: $0.key, endpoint: $0.value) }
+        self.endpoints = endpoints
     }
 
     /// The methods this route answers: every declared one, and HEAD beside GET.
@@ -27,8 +27,21 @@ struct Route: Sendable {
     /// The endpoint for `method`, or nil when the route does not answer it.
     func endpoint(for method: String) -> Endpoint? {
         let declared = method == "HEAD" ? "GET" : method
-        return endpoints.first { $0.method == declared }?.endpoint
+        for candidate in endpoints where candidate.method == declared { return candidate.endpoint }
+        return nil
     }
+}
+
+/// One method of a route and its endpoint. A struct built straight from the closure, rather than
+/// a tuple or a dictionary entry: a function kept in a generic container is stored in its most
+/// general form, and every call then allocates reabstraction thunks for it and its arguments.
+struct MethodEndpoint: Sendable {
+    let method: String
+    let endpoint: Endpoint
+
+    static func get(_ endpoint: @escaping Endpoint) -> MethodEndpoint { MethodEndpoint(method: "GET", endpoint: endpoint) }
+    static func put(_ endpoint: @escaping Endpoint) -> MethodEndpoint { MethodEndpoint(method: "PUT", endpoint: endpoint) }
+    static func delete(_ endpoint: @escaping Endpoint) -> MethodEndpoint { MethodEndpoint(method: "DELETE", endpoint: endpoint) }
 }
 
 /// Finds the route of a path: each route's pattern tried in turn against the decoded segments.

@@ -19,7 +19,8 @@ enum Responses {
 
     /// A write's answer: JSON in `language`, rendered by `write`, without an ETag.
     static func json(_ status: Int, in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
-        var headers = HTTPHeaders([("content-type", "application/json")])
+        var headers = HTTPHeaders(capacity: 5) // these three, X-Request-ID and a spare
+        headers.add("content-type", "application/json")
         negotiated(language, into: &headers)
         return HTTPResponse(status: status, headers: headers, body: render(language, write))
     }
@@ -28,14 +29,14 @@ enum Responses {
     /// and the language, so it changes whenever the body or its language would (RFC 9110 §8.8.3).
     static func representation(in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
         let body = render(language, write)
-        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(body, language.language.tag))])
-        negotiated(language, into: &headers)
-        return HTTPResponse(status: 200, headers: headers, body: body)
+        return representation(in: language, body: body, etag: etag(body, language.language.tag))
     }
 
     /// A representation whose body and ETag were rendered before (see `SummaryRenderings`).
     static func representation(in language: WireLanguage, body: [UInt8], etag: String) -> HTTPResponse {
-        var headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag)])
+        var headers = HTTPHeaders(capacity: 6) // these four, X-Request-ID and a spare
+        headers.add("content-type", "application/json")
+        headers.add("etag", etag)
         negotiated(language, into: &headers)
         return HTTPResponse(status: 200, headers: headers, body: body)
     }
