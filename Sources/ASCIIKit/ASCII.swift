@@ -67,6 +67,14 @@ public enum ASCII {
         return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
     }
 
+    /// Appends the UTF-8 of `text` as one copy. Appending `text.utf8` walks it byte by byte
+    /// through the generic path, which costs several times more on every response and log line.
+    @inlinable
+    public static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
     /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
     @inlinable
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
@@ -88,10 +96,26 @@ public enum ASCII {
 
     /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits.
     @inlinable
-    public static func hex(_ value: UInt64, width: Int = 16) -> String {
-        let text = String(value, radix: 16)
-        return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
+    public static func hex(_ value: UInt64, width: Int = 16, quoted: Bool = false) -> String {
+        // Written in place, in one allocation at most: ETags are made this way for every response.
+        let digitCount = max(width, (64 - value.leadingZeroBitCount + 3) / 4)
+        let quotes = quoted ? 2 : 0
+        return String(unsafeUninitializedCapacity: digitCount + quotes) { buffer in
+            if quoted {
+                buffer[0] = UInt8(ascii: "\"")
+                buffer[digitCount + 1] = UInt8(ascii: "\"")
+            }
+            var rest = value
+            for position in stride(from: digitCount - 1, through: 0, by: -1) {
+                buffer[position + quotes / 2] = hexDigits[Int(rest & 0xF)]
+                rest >>= 4
+            }
+            return digitCount + quotes
+        }
     }
+
+    @usableFromInline
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension StringProtocol {

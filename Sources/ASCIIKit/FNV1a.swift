@@ -25,6 +25,8 @@ public struct FNV1a: Sendable, Equatable {
 
     /// The hash as 16 lowercase hexadecimal digits.
     public var hex: String { ASCII.hex(state) }
+    /// The state as 16 lowercase hex digits between double quotes: a strong entity tag.
+    public var quotedHex: String { ASCII.hex(state, quoted: true) }
 
     /// The hash of `bytes`.
     @inlinable

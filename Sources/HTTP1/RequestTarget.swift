@@ -26,7 +26,9 @@ public struct RequestTarget: Sendable, Equatable {
 
     /// Every raw value of the parameter `name`, in order (none when it is absent).
     public func rawQueryValues(_ name: String) -> [String] {
-        rawQueryItems.filter { $0.name == name }.map(\.value)
+        var values: [String] = []
+        for item in rawQueryItems where item.name == name { values.append(item.value) }
+        return values
     }
 
     public static func == (lhs: RequestTarget, rhs: RequestTarget) -> Bool {

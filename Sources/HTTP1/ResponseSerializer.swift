@@ -11,14 +11,14 @@ public enum ResponseSerializer {
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
         ASCII.appendDecimal(response.status, to: &buffer)
         buffer.append(ByteClass.space)
-        buffer.append(contentsOf: HTTPStatus.reason(response.status).utf8)
+        ASCII.append(HTTPStatus.reason(response.status), to: &buffer)
         buffer.append(contentsOf: "\r\ndate: ".utf8)
-        buffer.append(contentsOf: date.utf8)
+        ASCII.append(date, to: &buffer)
         buffer.append(contentsOf: "\r\n".utf8)
         for field in response.headers where !Self.writtenHere(field.name) {
-            buffer.append(contentsOf: field.name.utf8)
+            ASCII.append(field.name, to: &buffer)
             buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
+            ASCII.append(field.value, to: &buffer)
             buffer.append(contentsOf: "\r\n".utf8)
         }
         if !response.forbidsBody {

@@ -16,41 +16,50 @@ public struct JSONNumber: Sendable, Equatable {
 
     /// Splits `text`, or returns nil when it is not exactly one JSON number.
     public init?(_ text: some StringProtocol) {
-        var bytes = Array(text.utf8)[...]
-        let negative = bytes.first == UInt8(ascii: "-")
-        if negative { bytes = bytes.dropFirst() }
-        let integer = bytes.prefix(while: ASCII.isDigit)
-        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return nil }
-        var digits = integer.map { $0 - UInt8(ascii: "0") }
-        var fractionDigitCount = 0
-        bytes = bytes.dropFirst(integer.count)
-        if bytes.first == UInt8(ascii: ".") {
-            let fraction = bytes.dropFirst().prefix(while: ASCII.isDigit)
+        var text = String(text)
+        guard let parts = text.withUTF8(Self.split) else { return nil }
+        (isNegative, digits, fractionDigitCount, exponent) = parts
+    }
+
+    /// The parts of the number in `bytes`, read in one pass into one digit array (this runs for
+    /// every display request and every rating).
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (Bool, [UInt8], Int, Int)? {
+        var index = 0
+        func digitRun() -> Range<Int> {
+            let start = index
+            while index < bytes.count, ASCII.isDigit(bytes[index]) { index += 1 }
+            return start..<index
+        }
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let integer = digitRun()
+        guard !integer.isEmpty, integer.count == 1 || bytes[integer.lowerBound] != UInt8(ascii: "0") else { return nil }
+        var fraction = index..<index
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            fraction = digitRun()
             guard !fraction.isEmpty else { return nil }
-            digits += fraction.map { $0 - UInt8(ascii: "0") }
-            fractionDigitCount = fraction.count
-            bytes = bytes.dropFirst(1 + fraction.count)
         }
         var exponent = 0
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
             var negativeExponent = false
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
-                negativeExponent = bytes.first == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                negativeExponent = bytes[index] == UInt8(ascii: "-")
+                index += 1
             }
-            let exponentDigits = bytes.prefix(while: ASCII.isDigit)
+            let exponentDigits = digitRun()
             guard !exponentDigits.isEmpty else { return nil }
             var magnitude = 0
-            for digit in exponentDigits { magnitude = min(magnitude * 10 + Int(digit - UInt8(ascii: "0")), 1_000_000_000) }
+            for position in exponentDigits { magnitude = min(magnitude * 10 + Int(bytes[position] - UInt8(ascii: "0")), 1_000_000_000) }
             exponent = negativeExponent ? -magnitude : magnitude
-            bytes = bytes.dropFirst(exponentDigits.count)
         }
-        guard bytes.isEmpty else { return nil }
-        isNegative = negative
-        self.digits = digits
-        self.fractionDigitCount = fractionDigitCount
-        self.exponent = exponent
+        guard index == bytes.count else { return nil }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(integer.count + fraction.count)
+        for position in integer { digits.append(bytes[position] - UInt8(ascii: "0")) }
+        for position in fraction { digits.append(bytes[position] - UInt8(ascii: "0")) }
+        return (negative, digits, fraction.count, exponent)
     }
 
     /// Whether every digit is zero (`0`, `-0.0`, `0e5`).

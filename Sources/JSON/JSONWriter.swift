@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Builds compact JSON as bytes, in the order fields are written, so responses come out
 /// byte-for-byte the same for the same values (which is what makes ETags stable). Writes
 /// straight into the response body: no intermediate strings.
@@ -35,14 +37,11 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) { separate(); JSONText.appendQuoted(value, to: &bytes) }
     /// Writes a number already in JSON form (`3.5`, `4`).
     public mutating func number(_ literal: String) { separate(); append(literal) }
-    public mutating func integer(_ value: Int) { separate(); append(String(value)) }
+    public mutating func integer(_ value: Int) { separate(); ASCII.appendDecimal(value, to: &bytes) }
     public mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false") }
     public mutating func null() { separate(); append("null") }
 
-    private mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    private mutating func append(_ text: String) { ASCII.append(text, to: &bytes) }
 
     private mutating func separate() {
         let bit: UInt64 = 1 << UInt64(depth)

@@ -6,8 +6,13 @@ final class SQLiteConnection {
     // Safe: created by sqlite3_open_v2 in init, closed only in deinit.
     let handle: OpaquePointer
 
+    /// Process-wide settings, applied once before the first connection opens (a later call
+    /// would be refused, harmlessly: the settings stay SQLite's defaults).
+    private static let configured: Int32 = ratings_sqlite3_disable_memstatus()
+
     /// Opens (creating if needed) the database at `path`.
     init(path: String) throws(SQLiteError) {
+        _ = Self.configured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)

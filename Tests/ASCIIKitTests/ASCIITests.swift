@@ -35,6 +35,8 @@ struct ASCIITests {
     func padding() {
         #expect(ASCII.padded(7, 3) == "007" && ASCII.padded(1234, 3) == "1234" && ASCII.padded(0, 2) == "00")
         #expect(ASCII.hex(255, width: 4) == "00ff" && ASCII.hex(UInt64.max) == "ffffffffffffffff")
+        #expect(ASCII.hex(0, width: 2) == "00" && ASCII.hex(0x12345, width: 2) == "12345" && ASCII.hex(0) == "0000000000000000")
+        #expect(ASCII.hex(255, width: 4, quoted: true) == "\"00ff\"" && FNV1a.hash("a".utf8).quotedHex == "\"af63dc4c8601ec8c\"")
     }
 
     @Test("decimal digits appended without a String, at the edges of Int")

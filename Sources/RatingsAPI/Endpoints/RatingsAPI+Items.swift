@@ -39,25 +39,36 @@ extension RatingsAPI {
     /// also as `%2C`), repeated `ids=` parameters (OpenAPI's exploded form), or both. Each value
     /// is percent-decoded, then split on commas (no identifier holds one), in the order written.
     static func batchIDs(_ values: [String]) throws -> [ItemID] {
-        let form = "Give the items as ids=a,b,c or ids=a&ids=b&ids=c (1 to \(maxBatch) identifiers in all)"
-        guard !values.isEmpty else { throw APIError.invalidQuery("\(form).") }
-        var pieces: [String] = []
+        guard !values.isEmpty else {
+            throw APIError.invalidQuery("Give the items as ids=a,b,c or ids=a&ids=b&ids=c (1 to \(maxBatch) identifiers in all).")
+        }
+        var items: [ItemID] = []
+        items.reserveCapacity(maxBatch)
         for value in values {
             guard let decoded = PercentDecoding.decode(value) else {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
-            pieces += decoded.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
-            guard pieces.count <= maxBatch else {
-                throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
+            // Split in place on commas (no identifier holds one), keeping empty pieces: they are errors.
+            let bytes = decoded.utf8
+            var start = bytes.startIndex
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+                guard items.count < maxBatch else {
+                    throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
+                }
+                items.append(try batchID(String(decoded[start..<end])))
+                if end == bytes.endIndex { break }
+                start = bytes.index(after: end)
             }
         }
-        return try pieces.map { piece in
-            do {
-                return try ItemID(piece)
-            } catch {
-                throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(piece)), which is not an identifier: it \(IdentifierRule.problem(with: piece) ?? "is invalid"). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
-            }
+        return items
+    }
+
+    private static func batchID(_ piece: String) throws -> ItemID {
+        do {
+            return try ItemID(piece)
+        } catch {
+            throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(piece)), which is not an identifier: it \(IdentifierRule.problem(with: piece) ?? "is invalid"). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
         }
     }
 

@@ -49,14 +49,14 @@ struct AccessLogMiddleware: Middleware {
         case .text:
             line += now()
             line.append(UInt8(ascii: " "))
-            line += peer.utf8
+            ASCII.append(peer, to: &line)
             line += " \"".utf8
             if let request {
-                line += request.method.utf8
+                ASCII.append(request.method, to: &line)
                 line.append(UInt8(ascii: " "))
-                line += request.target.utf8
+                ASCII.append(request.target, to: &line)
                 line.append(UInt8(ascii: " "))
-                line += request.version.utf8
+                ASCII.append(request.version, to: &line)
             } else {
                 line.append(UInt8(ascii: "-"))
             }
@@ -67,7 +67,7 @@ struct AccessLogMiddleware: Middleware {
             line.append(UInt8(ascii: " "))
             ASCII.appendDecimal(micros, to: &line)
             line += "us id=".utf8
-            line += (requestID ?? "-").utf8
+            ASCII.append(requestID ?? "-", to: &line)
         case .json:
             var json = JSONWriter(capacity: 256)
             json.beginObject()

@@ -7,21 +7,25 @@ import HTTP1
 extension RequestTarget {
     /// The decoded value of `name`, or nil when it is absent; 400 when it is given twice or its
     /// percent-escapes are malformed.
-    func single(_ name: String, rule: String) throws -> String? {
-        let values = rawQueryValues(name)
-        guard values.count <= 1 else { throw APIError.invalidQuery("Give \(name) at most once; \(rule).") }
-        guard let raw = values.first else { return nil }
+    func single(_ name: String, rule: @autoclosure () -> String) throws -> String? {
+        var found: String?
+        for item in rawQueryItems where item.name == name {
+            guard found == nil else { throw APIError.invalidQuery("Give \(name) at most once; \(rule()).") }
+            found = item.value
+        }
+        guard let raw = found else { return nil }
         guard let decoded = PercentDecoding.decode(raw) else {
-            throw APIError.invalidQuery("\(name) has a malformed percent-escape; \(rule).")
+            throw APIError.invalidQuery("\(name) has a malformed percent-escape; \(rule()).")
         }
         return decoded
     }
 
     /// The integer `name`, written in decimal digits and within `range`; `fallback` when absent.
     func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
-        let rule = "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound) written in decimal digits"
-        guard let text = try single(name, rule: rule) else { return fallback }
-        guard let value = ASCII.integer(text, in: range) else { throw APIError.invalidQuery("\(rule); got \(ErrorResponse.quoted(text)).") }
+        // Written only when needed: this runs on every display request.
+        func rule() -> String { "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound) written in decimal digits" }
+        guard let text = try single(name, rule: rule()) else { return fallback }
+        guard let value = ASCII.integer(text, in: range) else { throw APIError.invalidQuery("\(rule()); got \(ErrorResponse.quoted(text)).") }
         return value
     }
 }

@@ -63,7 +63,7 @@ enum Responses {
         var hash = FNV1a.hash(bytes)
         hash.add(byte: 0)
         hash.add(language.utf8)
-        return "\"" + hash.hex + "\""
+        return hash.quotedHex
     }
 
     /// The strong ETag of a body made of parts whose own ETags are `etags`, in this order: it
@@ -74,6 +74,6 @@ enum Responses {
         for etag in etags { hash.add(etag.utf8) }
         hash.add(byte: 0)
         hash.add(language.utf8)
-        return "\"" + hash.hex + "\""
+        return hash.quotedHex
     }
 }
