@@ -4,7 +4,7 @@ import ASCIIKit
 enum FieldSection {
     /// Parses `bytes`, which hold the field lines each ending in CRLF, then the final CRLF.
     static func parse(_ bytes: UnsafeRawBufferPointer, limits: HTTPLimits) throws(HTTPParseError) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(capacity: 8) // room for a typical client's fields at once
         var lineStart = 0
         var count = 0
         while lineStart < bytes.count {

@@ -6,7 +6,13 @@ enum MessageFraming {
     /// The reader for the body, or nil when the request has none.
     static func bodyReader(for head: HTTPRequestHead, limits: HTTPLimits) throws(HTTPParseError) -> BodyReader? {
         // Most requests carry neither field; answer them without building any array.
-        if head.headers["transfer-encoding"] == nil && head.headers["content-length"] == nil { return nil }
+        let encoding = head.headers["transfer-encoding"], declaredLength = head.headers["content-length"]
+        if encoding == nil && declaredLength == nil { return nil }
+        // The usual body: one Content-Length of plain digits, read without splitting anything.
+        if encoding == nil, let declaredLength, ASCII.isDecimal(declaredLength), head.headers.count("content-length") == 1 {
+            guard let length = ASCII.integer(declaredLength, in: 0...limits.maxBodyBytes) else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+            return length == 0 ? nil : .length(remaining: length, body: [])
+        }
         let encodings = head.headers.values("transfer-encoding")
         let lengths = head.headers.values("content-length")
         if !encodings.isEmpty {

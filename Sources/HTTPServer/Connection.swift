@@ -117,7 +117,7 @@ final class Connection: EventSource, @unchecked Sendable {
                 machine.read(UnsafeRawBufferPointer(rebasing: bytes[inputStart...]), now: loop.now)
             }
             inputStart += consumed
-            if action == .none { break }
+            if case .none = action { break } // a pattern, not ==, which would compare payloads
             perform(action)
         }
         compactInput()

@@ -16,6 +16,7 @@ enum RequestBody {
 
     /// `application/json` or any `…/…+json`, parameters such as charset allowed (RFC 6839).
     static func isJSON(_ contentType: String) -> Bool {
+        if contentType == "application/json" { return true } // as nearly every client sends it
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpacesAndTabs().lowercased() } ?? ""
         if mediaType == "application/json" { return true }
         guard let slash = mediaType.firstIndex(of: "/") else { return false }
