@@ -71,8 +71,10 @@ public enum ASCII {
     /// through the generic path, which costs several times more on every response and log line.
     @inlinable
     public static func append(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        // Borrowed, not copied: a copy (as `withUTF8` needs) costs a retain and a release.
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
+        }
     }
 
     /// Appends `value` in decimal digits (a minus sign first when negative), without a String.

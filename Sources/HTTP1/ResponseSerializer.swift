@@ -15,10 +15,12 @@ public enum ResponseSerializer {
         buffer.append(contentsOf: "\r\ndate: ".utf8)
         ASCII.append(date, to: &buffer)
         buffer.append(contentsOf: "\r\n".utf8)
-        for field in response.headers where !Self.writtenHere(field.name) {
-            ASCII.append(field.name, to: &buffer)
+        // By index: iterating the fields as a sequence copies each one, a retain and release per string.
+        let fields = response.headers.fields
+        for index in fields.indices where !Self.writtenHere(fields[index].name) {
+            ASCII.append(fields[index].name, to: &buffer)
             buffer.append(contentsOf: ": ".utf8)
-            ASCII.append(field.value, to: &buffer)
+            ASCII.append(fields[index].value, to: &buffer)
             buffer.append(contentsOf: "\r\n".utf8)
         }
         if !response.forbidsBody {
