@@ -134,7 +134,10 @@ extension StringProtocol {
     /// The text with `A`…`Z` lowercased and every other byte kept; copies only when needed.
     @inlinable
     public func lowercasedASCII() -> String {
-        guard utf8.contains(where: ASCII.isUppercase) else { return String(self) }
+        // Scanned in place where possible: iterating `utf8` costs a retain and release per call.
+        let hasUppercase = utf8.withContiguousStorageIfAvailable { $0.contains(where: ASCII.isUppercase) }
+            ?? utf8.contains(where: ASCII.isUppercase)
+        guard hasUppercase else { return String(self) }
         // Written in place: a short result (a field name) then lives inline, with no allocation.
         let bytes = utf8
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in

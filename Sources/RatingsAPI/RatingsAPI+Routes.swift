@@ -6,22 +6,22 @@
 extension RatingsAPI {
     static let routeTable: [Route] = [
         Route("/v1/items/{itemId}/ratings/{raterId}",
-            .get { try $0.readRating($1, $2) },
-            .put { try $0.submit($1, $2) },
-            .delete { try $0.clear($1, $2) }
+            .get { try $0.readRating($1) },
+            .put { try $0.submit($1) },
+            .delete { try $0.clear($1) }
         ),
         Route("/v1/items/{itemId}",
-            .get { try $0.readSummary($1, $2) },
-            .put { try $0.configure($1, $2) }
+            .get { try $0.readSummary($1) },
+            .put { try $0.configure($1) }
         ),
-        Route("/v1/items", .get { try $0.readSummaries($1, $2) }),
-        Route("/v1/display", .get { try $0.display($1, $2) }),
-        Route("/v1/raters/{raterId}/ratings", .get { try $0.listRatings($1, $2) }),
-        Route("/v1/raters/{raterId}", .delete { try $0.eraseRater($1, $2) }),
-        Route("/v1/rankings/top", .get { try $0.topRanked($1, $2) }),
-        Route("/healthz", .get { try $0.health($1, $2) }),
-        Route("/readyz", .get { try $0.readiness($1, $2) }),
-        Route("/metrics", .get { try $0.exposeMetrics($1, $2) }),
-        Route("/openapi.yaml", .get { try $0.openAPI($1, $2) }),
+        Route("/v1/items", .get { try $0.readSummaries($1) }),
+        Route("/v1/display", .get { try $0.display($1) }),
+        Route("/v1/raters/{raterId}/ratings", .get { try $0.listRatings($1) }),
+        Route("/v1/raters/{raterId}", .delete { try $0.eraseRater($1) }),
+        Route("/v1/rankings/top", .get { try $0.topRanked($1) }),
+        Route("/healthz", .get { try $0.health($1) }),
+        Route("/readyz", .get { try $0.readiness($1) }),
+        Route("/metrics", .get { try $0.exposeMetrics($1) }),
+        Route("/openapi.yaml", .get { try $0.openAPI($1) }),
     ]
 }

@@ -43,24 +43,19 @@ public final class RatingsAPI: Sendable {
         let context = RequestContext(
             request: request, target: target, environment: environment,
             route: matched.map { (index: $0.index, names: router.routes[$0.index].pattern.parameterNames, values: $0.parameters) },
-            requestID: "", started: configuration.clock.monotonicSeconds(), services: services)
-        // One continuation for the whole way out: the steps run in reverse, then the server gets it.
-        let finish: HTTPHandler.Respond = { [middleware] response in
-            var response = response
-            for step in middleware.reversed() { step.response(context, &response) }
-            respond(response)
-        }
+            requestID: "", started: configuration.clock.monotonicSeconds(), services: services,
+            middleware: middleware, deliver: respond)
         do {
             for step in middleware { try step.request(context) }
         } catch {
-            return finish(context.fail(error))
+            return context.respond(context.fail(error))
         }
-        dispatch(context, finish)
+        dispatch(context)
     }
 
     /// The innermost step: the route's endpoint for the method, or the 400, 404 or 405 that
     /// says why there is none.
-    private func dispatch(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) {
+    private func dispatch(_ context: RequestContext) {
         do {
             guard let index = context.routeIndex else {
                 guard context.target.pathSegments != nil else {
@@ -72,9 +67,9 @@ public final class RatingsAPI: Sendable {
             guard let endpoint = route.endpoint(for: context.request.method) else {
                 throw APIError.methodNotAllowed(method: context.request.method, allow: route.allow)
             }
-            try endpoint(self, context, respond)
+            try endpoint(self, context)
         } catch {
-            respond(context.fail(error))
+            context.respond(context.fail(error))
         }
     }
 

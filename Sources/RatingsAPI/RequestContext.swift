@@ -2,9 +2,10 @@ import HTTP1
 import RatingsCore
 
 /// Everything a handler knows about the request it answers: the request and its parsed target,
-/// the route's path parameters, the request id, where it came from, and the ways to choose its
-/// language, check its caller and log. Built once per request by the API; a class, so the
-/// middleware and the continuations share one instead of copying it at every step.
+/// the route's path parameters, the request id, where it came from, the ways to choose its
+/// language, check its caller and log, and the one way to answer it (`respond`, which runs the
+/// middleware on the way out). Built once per request by the API; a class, so the middleware
+/// and the continuations share one instead of copying it, or a chain of closures, at every step.
 // Safe: `requestID` is set once, by the request-id middleware, before anything else reads it or
 // the context leaves the request's loop; every other property is immutable.
 final class RequestContext: @unchecked Sendable {
@@ -22,9 +23,13 @@ final class RequestContext: @unchecked Sendable {
     /// When the complete request reached the API, on the monotonic clock.
     let started: Double
     let services: APIServices
+    /// The steps the response passes on its way out, in reverse, then the server's delivery.
+    private let middleware: [any Middleware]
+    private let deliver: HTTPHandler.Respond
 
     init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment, route: (index: Int, names: [String], values: [String])?,
-         requestID: String, started: Double, services: APIServices) {
+         requestID: String, started: Double, services: APIServices, middleware: [any Middleware],
+         deliver: @escaping HTTPHandler.Respond) {
         self.request = request
         self.target = target
         self.environment = environment
@@ -34,6 +39,16 @@ final class RequestContext: @unchecked Sendable {
         self.requestID = requestID
         self.started = started
         self.services = services
+        self.middleware = middleware
+        self.deliver = deliver
+    }
+
+    /// Answers the request, once: the middleware sees the response on its way out (innermost
+    /// step first), then the server gets it.
+    func respond(_ response: consuming HTTPResponse) {
+        var response = response
+        for step in middleware.reversed() { step.response(self, &response) }
+        deliver(response)
     }
 
     /// The value of the path parameter `name` (percent-decoded), or "" when the route has none.
@@ -53,21 +68,18 @@ final class RequestContext: @unchecked Sendable {
 
     /// A store completion that continues on this request's loop: the value becomes a response
     /// through `body`, and any error (from the store or from `body`) its problem response.
-    func reply<Value: Sendable>(_ respond: @escaping HTTPHandler.Respond,
-                      _ body: @escaping @Sendable (Value) throws -> HTTPResponse) -> StoreCompletion<Value> {
-        let loop = environment.loop
-        return { [self] result in
+    func reply<Value: Sendable>(_ body: @escaping @Sendable (Value) throws -> HTTPResponse) -> StoreCompletion<Value> {
+        { [self] result in
             // Straight on when the store answered on the loop itself (from memory), else via the loop.
-            if loop.isCurrent {
-                finish(result, body, respond)
+            if environment.loop.isCurrent {
+                finish(result, body)
             } else {
-                loop.execute { self.finish(result, body, respond) }
+                environment.loop.execute { self.finish(result, body) }
             }
         }
     }
 
-    private func finish<Value>(_ result: Result<Value, any Error>, _ body: (Value) throws -> HTTPResponse,
-                               _ respond: HTTPHandler.Respond) {
+    private func finish<Value>(_ result: Result<Value, any Error>, _ body: (Value) throws -> HTTPResponse) {
         do {
             respond(try body(result.get()))
         } catch {

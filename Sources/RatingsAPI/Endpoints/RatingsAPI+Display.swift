@@ -3,7 +3,7 @@ import RatingsCore
 
 /// `/v1/display`: how any value looks on any scale; nothing is stored.
 extension RatingsAPI {
-    func display(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func display(_ context: RequestContext) throws {
         let language = try context.language()
         let scale = try Scale(maxRating: context.target.integer("max", in: Scale.allowed, default: configuration.defaultScale.maxRating))
         let values = context.target.rawQueryValues("value")
@@ -16,6 +16,6 @@ extension RatingsAPI {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
         let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
-        respond(Responses.representation(in: language) { $0.display(display, into: &$1) })
+        context.respond(Responses.representation(in: language) { $0.display(display, into: &$1) })
     }
 }

@@ -7,21 +7,21 @@ extension RatingsAPI {
     /// Most ids one batch may ask for.
     static let maxBatch = 100
 
-    func readSummary(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func readSummary(_ context: RequestContext) throws {
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
-        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply(respond) { [renderings] summary in
+        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { [renderings] summary in
             let rendering = renderings.rendering(of: summary, in: language)
             return Responses.representation(in: language, body: rendering.json, etag: rendering.etag)
         })
     }
 
-    func readSummaries(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func readSummaries(_ context: RequestContext) throws {
         let language = try context.language()
         let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
         let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
             .map { try services.access.batchRater($0, caller: context.identity()) }
-        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { [renderings] listings in
+        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply { [renderings] listings in
             guard rater == nil else {
                 return Responses.representation(in: language) { wire, json in wire.listingsWithStars(listings, into: &json) }
             }
@@ -72,7 +72,7 @@ extension RatingsAPI {
         }
     }
 
-    func configure(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func configure(_ context: RequestContext) throws {
         try services.access.requireAdmin(context.identity())
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
@@ -81,7 +81,7 @@ extension RatingsAPI {
         case .integer(let maxRating): scale = try Scale(maxRating: maxRating)
         case .other(let given): throw RatingError.scaleOutOfRange(given: given)
         }
-        store.configure(ConfigureRequest(item: item, scale: scale), completion: context.reply(respond) { outcome in
+        store.configure(ConfigureRequest(item: item, scale: scale), completion: context.reply { outcome in
             Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }
         })
     }

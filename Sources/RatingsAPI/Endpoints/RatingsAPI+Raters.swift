@@ -7,7 +7,7 @@ extension RatingsAPI {
     static let pageLimits = (range: 1...100, standard: 20)
 
     /// `GET /v1/raters/{raterId}/ratings`: newest first, ties by item id, cursor pages.
-    func listRatings(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func listRatings(_ context: RequestContext) throws {
         let rater = try services.access.account(context.parameter("raterId"), caller: context.identity())
         let language = try context.language()
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
@@ -17,7 +17,7 @@ extension RatingsAPI {
         }
         let seal = CursorSeal(secret: store.cursorSecret)
         store.ratings(by: rater, after: position, limit: limit, defaultScale: configuration.defaultScale,
-                      completion: context.reply(respond) { page in
+                      completion: context.reply { page in
             let next = page.next.map { seal.seal(.raterRatings, boundTo: rater.rawValue, position: CursorBytes.raterPosition($0)) }
             return Responses.representation(in: language) { $0.raterPage(page, nextCursor: next, into: &$1) }
         })
@@ -25,9 +25,9 @@ extension RatingsAPI {
 
     /// `DELETE /v1/raters/{raterId}`: every rating of the rater removed, each item's aggregates
     /// with it, in one transaction.
-    func eraseRater(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func eraseRater(_ context: RequestContext) throws {
         let rater = try limited(services.access.account(context.parameter("raterId"), caller: context.identity()))
-        store.erase(rater, completion: context.reply(respond) { [metrics] cleared in
+        store.erase(rater, completion: context.reply { [metrics] cleared in
             metrics.ratingsCleared(cleared)
             return Responses.json(200) { WireFormat.erased(rater, cleared: cleared, into: &$0) }
         })

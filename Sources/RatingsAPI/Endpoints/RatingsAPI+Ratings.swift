@@ -3,17 +3,17 @@ import RatingsCore
 
 /// One rater's rating: read, submit or replace, clear.
 extension RatingsAPI {
-    func readRating(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func readRating(_ context: RequestContext) throws {
         let rater = try services.access.rater(context.parameter("raterId"), caller: context.identity())
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
-        store.rating(of: item, by: rater, defaultScale: configuration.defaultScale, completion: context.reply(respond) { rating in
+        store.rating(of: item, by: rater, defaultScale: configuration.defaultScale, completion: context.reply { rating in
             guard let rating else { throw RatingError.ratingNotFound(item: item, rater: rater) }
             return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
         })
     }
 
-    func submit(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func submit(_ context: RequestContext) throws {
         let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
@@ -21,25 +21,25 @@ extension RatingsAPI {
         case .integer(let stars):
             let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: configuration.defaultScale,
                                            nowMilliseconds: services.clock.wallMilliseconds())
-            store.submit(submission, completion: context.reply(respond) { [metrics, renderings] outcome in
+            store.submit(submission, completion: context.reply { [metrics, renderings] outcome in
                 metrics.ratingsWritten()
                 let summary = renderings.rendering(of: outcome.summary, in: language).json
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: summary, into: &$1) }
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
-            store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply(respond) { summary in
+            store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { summary in
                 throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
             })
         }
     }
 
-    func clear(_ context: RequestContext, _ respond: @escaping HTTPHandler.Respond) throws {
+    func clear(_ context: RequestContext) throws {
         let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        store.clear(request, completion: context.reply(respond) { [metrics, renderings] outcome in
+        store.clear(request, completion: context.reply { [metrics, renderings] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
             let summary = renderings.rendering(of: outcome.summary, in: language).json
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, summary: summary, into: &$1) }
