@@ -96,7 +96,8 @@ public enum ASCII {
         }
     }
 
-    /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits.
+    /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits (never cut),
+    /// between double quotes when `quoted` (a strong entity tag).
     @inlinable
     public static func hex(_ value: UInt64, width: Int = 16, quoted: Bool = false) -> String {
         // Written in place, in one allocation at most: ETags are made this way for every response.
@@ -116,6 +117,7 @@ public enum ASCII {
         }
     }
 
+    /// The digits `hex` writes, by value.
     @usableFromInline
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -32,7 +32,7 @@ final class Connection: EventSource, @unchecked Sendable {
     private var outputStart = 0
     private var watchedEvents: UInt32 = 0
     private var isOpen = true
-    /// The handler's answer, waiting for the end of the loop's turn.
+    /// The handler's answer, waiting for the handler to return (see `EventLoop.answerLater`).
     private var answer: HTTPResponse?
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
@@ -131,7 +131,7 @@ final class Connection: EventSource, @unchecked Sendable {
             break
         case .dispatch(let request):
             shared.handler.handle(request, environment) { [self, loop] response in
-                // Answers always continue at the end of the loop's turn, never inside the handler.
+                // Answers always continue once the handler has returned, never inside it.
                 if loop.isCurrent {
                     answer = response
                     loop.answerLater(self)

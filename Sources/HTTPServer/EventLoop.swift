@@ -28,8 +28,9 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     private let remoteTasks = Locked<[@Sendable () -> Void]>([])
     /// Tasks from other threads swapped out of `remoteTasks`, kept to reuse their storage.
     private var remoteBatch: [@Sendable () -> Void] = []
-    /// Connections whose handler answered on this thread, to be written at the end of the turn;
-    /// two lists swapped, so queueing allocates nothing once they have grown.
+    /// Connections whose handler answered on this thread, to be written once the handler has
+    /// returned (at the end of that connection's events); two lists swapped, so queueing
+    /// allocates nothing once they have grown.
     private var answered: [Connection] = []
     private var answering: [Connection] = []
     private var sources: [Int32: any EventSource] = [:]
@@ -105,7 +106,7 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     }
 
     /// Queues `connection`, whose handler has just answered on this thread, to write the answer
-    /// at the end of this iteration (never inside the handler). Only on the loop's thread.
+    /// once the handler has returned (never inside it). Only on the loop's thread.
     func answerLater(_ connection: Connection) { answered.append(connection) }
 
     // MARK: Watching descriptors
@@ -180,6 +181,10 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
                     continue
                 }
                 sources[fd]?.handle(events: events[i].events)
+                // Out as soon as its connection's turn ends, not after every other ready
+                // connection's: with 64 ready at once, the first answer would otherwise wait
+                // for the other 63 requests to be handled.
+                writeAnswers()
             }
             runTasks()
             if now - lastTick >= Double(EventLoop.tickMilliseconds) / 1000 {
@@ -206,13 +211,18 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
             let ranRemote = !remoteBatch.isEmpty
             for task in remoteBatch { task() }
             remoteBatch.removeAll(keepingCapacity: true)
-            // Writing an answer may start the next pipelined request, whose answer queues again.
-            while !answered.isEmpty {
-                swap(&answered, &answering)
-                for connection in answering { connection.writeAnswer() }
-                answering.removeAll(keepingCapacity: true)
-            }
+            writeAnswers()
             if !ranRemote { return }
+        }
+    }
+
+    /// Writes the answers handlers gave on this thread since the last call.
+    private func writeAnswers() {
+        // Writing an answer may start the next pipelined request, whose answer queues again.
+        while !answered.isEmpty {
+            swap(&answered, &answering)
+            for connection in answering { connection.writeAnswer() }
+            answering.removeAll(keepingCapacity: true)
         }
     }
 

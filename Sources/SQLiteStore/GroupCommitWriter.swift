@@ -1,3 +1,4 @@
+import Glibc
 import Dispatch
 import Locking
 
@@ -41,6 +42,10 @@ final class GroupCommitWriter: Sendable {
 
     private func drain() {
         while true {
+            // Let the event loops finish the turn they are in first: on a busy machine they are
+            // still reading writes that belong in this transaction, and one commit (one sync)
+            // should take them all rather than the first few. Returns at once when they are idle.
+            sched_yield()
             let batch: [any WriteJob] = pending.withLock { state in
                 let batch = Array(state.jobs.prefix(GroupCommitWriter.maxBatch))
                 state.jobs.removeFirst(batch.count)
