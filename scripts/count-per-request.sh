@@ -9,17 +9,9 @@
 #   scripts/count-per-request.sh --binary PATH    # another build, e.g. an older commit's
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/ratings
-[ "${1:-}" = "--binary" ] && binary=$2
-scripts/setup.sh --bench
-command -v perf >/dev/null || { apt-get install -y -qq linux-perf >/dev/null; }
-[ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
+source scripts/lib/perf-target.sh "$@" # the server on core 1, wrk on core 0
 libc=$(ldd "$binary" | awk '/libc\.so\.6/ {print $3}')
 swift_core=$(ldd "$binary" | awk '/libswiftCore\.so/ {print $3}')
-
-work=$(mktemp -d)
-source scripts/lib/start-server.sh
-start_server "$binary" "$work" taskset -c 1 # the server on core 1, wrk on core 0
 trap 'perf probe -q -d "ratings_count:*" 2>/dev/null || true; kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
 perf probe -q -d "ratings_count:*" 2>/dev/null || true
 perf probe -q -x "$libc" -a "ratings_count:count_malloc=malloc"

@@ -6,14 +6,7 @@
 #   scripts/profile.sh --binary PATH     # another build, e.g. an older commit's, for before/after
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/ratings
-[ "${1:-}" = "--binary" ] && binary=$2
-scripts/setup.sh --bench
-command -v perf >/dev/null || { apt-get install -y -qq linux-perf >/dev/null; }
-[ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
-work=$(mktemp -d)
-source scripts/lib/start-server.sh
-start_server "$binary" "$work" taskset -c 1 # the server on core 1, wrk on core 0
+source scripts/lib/perf-target.sh "$@" # the server on core 1, wrk on core 0
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
 profile() { # profile NAME URL [SCRIPT]
