@@ -77,6 +77,21 @@ public enum ASCII {
         }
     }
 
+    /// Calls `body` with each piece of `text` between `separator` bytes, in order, empty pieces
+    /// included, without building an array of them (paths, queries and id lists on every request).
+    @inlinable
+    public static func forEachPiece(of text: Substring, separatedBy separator: UInt8,
+                                    _ body: (Substring) throws -> Void) rethrows {
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: separator) ?? bytes.endIndex
+            try body(text[start..<end])
+            if end == bytes.endIndex { return }
+            start = bytes.index(after: end)
+        }
+    }
+
     /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
     @inlinable
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {

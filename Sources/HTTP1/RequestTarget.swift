@@ -38,42 +38,29 @@ public struct RequestTarget: Sendable, Equatable {
     /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
     /// The leading `/` yields no segment, so `/v1/items/a` is `["v1", "items", "a"]`.
     public var pathSegments: [String]? {
+        let bytes = rawPath.utf8
+        guard let slash = bytes.first, slash == UInt8(ascii: "/") else { return [] }
         var segments: [String] = []
         segments.reserveCapacity(6)
-        let bytes = rawPath.utf8
-        var start = bytes.startIndex
-        if start < bytes.endIndex && bytes[start] == UInt8(ascii: "/") { start = bytes.index(after: start) } else { return [] }
-        var index = start
-        while true {
-            if index == bytes.endIndex || bytes[index] == UInt8(ascii: "/") {
-                guard let decoded = PercentDecoding.decode(rawPath[start..<index]) else { return nil }
-                segments.append(decoded)
-                if index == bytes.endIndex { return segments }
-                index = bytes.index(after: index)
-                start = index
-            } else {
-                index = bytes.index(after: index)
-            }
+        var decodes = true
+        ASCII.forEachPiece(of: rawPath[bytes.index(after: bytes.startIndex)...], separatedBy: UInt8(ascii: "/")) { piece in
+            guard decodes else { return }
+            if let decoded = PercentDecoding.decode(piece) { segments.append(decoded) } else { decodes = false }
         }
+        return decodes ? segments : nil
     }
 
     private static func items(of query: String) -> [(name: String, value: String)] {
         // Split as bytes into one array: "&" and "=" are ASCII, and splitting Characters, or
         // splitting into an intermediate array first, costs several times more on every request.
         var items: [(name: String, value: String)] = []
-        let bytes = query.utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            if start < end {
-                let pair = bytes[start..<end]
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-                    items.append((String(Substring(pair[..<equals])), String(Substring(pair[bytes.index(after: equals)...]))))
-                } else {
-                    items.append((String(Substring(pair)), ""))
-                }
+        ASCII.forEachPiece(of: query[...], separatedBy: UInt8(ascii: "&")) { pair in
+            guard !pair.isEmpty else { return }
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                items.append((String(pair[..<equals]), String(pair[pair.utf8.index(after: equals)...])))
+            } else {
+                items.append((String(pair), ""))
             }
-            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
         return items
     }

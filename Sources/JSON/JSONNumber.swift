@@ -1,4 +1,4 @@
-public import ASCIIKit
+import ASCIIKit
 
 /// A JSON number split into its parts (RFC 8259 §6): sign, every digit (integer part, then
 /// fraction), how many of them are the fraction, and the exponent. Reading values from the parts

@@ -39,6 +39,18 @@ struct ASCIITests {
         #expect(ASCII.hex(255, width: 4, quoted: true) == "\"00ff\"" && FNV1a.hash("a".utf8).quotedHex == "\"af63dc4c8601ec8c\"")
     }
 
+    @Test("pieces between separators come out in order, empty ones included")
+    func pieces() {
+        func split(_ text: String) -> [String] {
+            var pieces: [String] = []
+            ASCII.forEachPiece(of: text[...], separatedBy: UInt8(ascii: ",")) { pieces.append(String($0)) }
+            return pieces
+        }
+        #expect(split("a,bc,d") == ["a", "bc", "d"])
+        #expect(split(",a,,b,") == ["", "a", "", "b", ""])
+        #expect(split("") == [""] && split("é,ü") == ["é", "ü"])
+    }
+
     @Test("decimal digits appended without a String, at the edges of Int")
     func appendsDecimals() {
         for value in [0, 7, 10, 200, 65_535, -1, -1_000, Int.max, Int.min] {

@@ -1,3 +1,4 @@
+import ASCIIKit
 import HTTP1
 import JSON
 import RatingsCore
@@ -49,16 +50,11 @@ extension RatingsAPI {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
             // Split in place on commas (no identifier holds one), keeping empty pieces: they are errors.
-            let bytes = decoded.utf8
-            var start = bytes.startIndex
-            while true {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            try ASCII.forEachPiece(of: decoded[...], separatedBy: UInt8(ascii: ",")) { piece in
                 guard items.count < maxBatch else {
                     throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
                 }
-                items.append(try batchID(String(decoded[start..<end])))
-                if end == bytes.endIndex { break }
-                start = bytes.index(after: end)
+                items.append(try batchID(String(piece)))
             }
         }
         return items
