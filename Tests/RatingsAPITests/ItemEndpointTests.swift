@@ -86,6 +86,8 @@ struct ItemEndpointTests {
         ("/v1/items?ids=" + (0...100).map { "i\($0)" }.joined(separator: ","), "at most 100"), ("/v1/items?ids=a%zz", "\"a%zz\""),
         ("/v1/items?" + (0...100).map { "ids=i\($0)" }.joined(separator: "&"), "at most 100"),
         ("/v1/items?ids=" + (0..<60).map { "i\($0)" }.joined(separator: ",") + "&ids=" + (0..<41).map { "j\($0)" }.joined(separator: "%2C"), "at most 100"),
+        // Too many is said first, even when an id among them is also bad.
+        ("/v1/items?ids=a,..," + (0...100).map { "i\($0)" }.joined(separator: ","), "at most 100"),
     ])
     func badBatches(path: String, mention: String) async throws {
         try await withAPI { service in
