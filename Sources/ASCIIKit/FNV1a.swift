@@ -14,6 +14,13 @@ public struct FNV1a: Sendable, Equatable {
     /// Folds `bytes` into the hash.
     @inlinable
     public mutating func add(_ bytes: some Sequence<UInt8>) {
+        // Over the bytes' own storage when they have one (a String's UTF-8 view does): walking
+        // the view index by index costs several times the hashing itself.
+        if bytes.withContiguousStorageIfAvailable({ fold($0) }) == nil { fold(bytes) }
+    }
+
+    @inlinable
+    mutating func fold(_ bytes: some Sequence<UInt8>) {
         var hash = state
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* Self.prime }
         state = hash

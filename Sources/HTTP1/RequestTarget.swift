@@ -75,7 +75,7 @@ public enum PercentDecoding {
     /// `decode` of a part of a string.
     public static func decode(_ text: Substring) -> String? {
         var utf8 = text.utf8
-        if !utf8.contains(UInt8(ascii: "%")) { return String(text) }
+        if ASCII.firstIndex(of: UInt8(ascii: "%"), in: utf8) == nil { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         while let byte = utf8.popFirst() {

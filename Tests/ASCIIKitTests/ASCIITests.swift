@@ -49,6 +49,13 @@ struct ASCIITests {
         #expect(split("a,bc,d") == ["a", "bc", "d"])
         #expect(split(",a,,b,") == ["", "a", "", "b", ""])
         #expect(split("") == [""] && split("é,ü") == ["é", "ü"])
+        // A piece of a longer (heap-stored) string, starting and ending inside it.
+        let long = String(repeating: "ab,", count: 20) + "end"
+        var pieces: [String] = []
+        ASCII.forEachPiece(of: long.dropFirst(1).dropLast(1), separatedBy: UInt8(ascii: ",")) { pieces.append(String($0)) }
+        #expect(pieces == ["b"] + Array(repeating: "ab", count: 19) + ["en"])
+        #expect(ASCII.firstIndex(of: UInt8(ascii: "d"), in: long.dropFirst(3).utf8).map { long.utf8.distance(from: long.utf8.startIndex, to: $0) } == 62)
+        #expect(ASCII.firstIndex(of: UInt8(ascii: "z"), in: long.dropFirst(3).utf8) == nil)
     }
 
     @Test("decimal digits appended without a String, at the edges of Int")
@@ -81,6 +88,9 @@ struct ASCIITests {
         split.add("foo".utf8)
         split.add("bar".utf8)
         #expect(split == FNV1a.hash("foobar".utf8))
+        // Text stored on the heap is hashed over its storage; the same bytes from an array agree.
+        let long = String(repeating: "rating-", count: 10)
+        #expect(FNV1a.hash(long.utf8) == FNV1a.hash(Array(long.utf8)) && FNV1a.hash(long.utf8) == FNV1a.hash(AnySequence(long.utf8)))
     }
 
     @Test("base64url round-trips every length and refuses what no encoder writes")

@@ -41,6 +41,14 @@ struct ValidationTests {
         #expect(throws: RatingError.self) { try RaterID(text) }
     }
 
+    @Test("the reason names what is wrong", arguments: [
+        ("", "is empty"), (".", "dot segment"), ("..", "dot segment"), ("a b", "outside"), ("é", "outside"),
+        (String(repeating: "x", count: 129), "129 bytes long"), (String(repeating: "x", count: 100) + "/", "outside"),
+    ])
+    func namesTheProblem(text: String, reason: String) {
+        #expect(IdentifierRule.problem(with: text)?.contains(reason) == true)
+    }
+
     @Test("summaries size the distribution to the scale")
     func distributionFollowsScale() throws {
         let summary = ItemSummary(item: ItemID(stored: "x"), scale: try Scale(maxRating: 3), count: 3, sum: 6,

@@ -30,9 +30,9 @@ extension RatingsAPI {
             // derive the ETag from theirs instead of hashing the whole body again.
             let parts = listings.map { renderings.rendering(of: $0.summary, in: language) }
             var json = JSONWriter(capacity: parts.reduce(16) { $0 + $1.json.count + 1 })
-            WireFormat.summaryList(parts.map(\.json), into: &json)
+            WireFormat.summaryList(parts.lazy.map(\.json), into: &json)
             return Responses.representation(in: language, body: json.bytes,
-                                            etag: Responses.etag(combining: parts.map(\.etag), language.language.tag))
+                                            etag: Responses.etag(combining: parts.lazy.map(\.etag), language.language.tag))
         })
     }
 

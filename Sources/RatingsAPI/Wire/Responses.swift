@@ -68,7 +68,7 @@ enum Responses {
 
     /// The strong ETag of a body made of parts whose own ETags are `etags`, in this order: it
     /// changes whenever one of them would, without hashing the body's bytes again.
-    static func etag(combining etags: [String], _ language: String) -> String {
+    static func etag(combining etags: some Sequence<String>, _ language: String) -> String {
         var hash = FNV1a()
         hash.add(byte: UInt8(ascii: "["))
         for etag in etags { hash.add(etag.utf8) }

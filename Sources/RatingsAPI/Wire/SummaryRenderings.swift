@@ -7,18 +7,27 @@ import RatingsCore
 /// it was rendered from (every count compared), so it can never be stale: the store decides what
 /// is current, this only remembers how it looked.
 final class SummaryRenderings: Sendable {
-    /// One item's summary in one language, rendered.
-    struct Rendering: Sendable {
+    /// One item's summary in one language, rendered. A class, so handing one out of the cache
+    /// costs one retain rather than one per string and array inside it.
+    final class Rendering: Sendable {
         let summary: ItemSummary
         /// The Summary object's JSON.
         let json: [UInt8]
         /// The strong ETag of `json` alone as a body in this language.
         let etag: String
+
+        init(summary: ItemSummary, json: [UInt8], etag: String) {
+            self.summary = summary
+            self.json = json
+            self.etag = etag
+        }
     }
 
     private struct Key: Hashable, Sendable {
         let item: String
-        let language: String
+        /// The language by identity, cheaper to hash than its tag on every read; the API's
+        /// languages live as long as the API, and so as this cache, so an identity never moves.
+        let language: ObjectIdentifier
     }
 
     private let cache: ShardedCache<Key, Rendering>
@@ -30,7 +39,7 @@ final class SummaryRenderings: Sendable {
 
     /// `summary` rendered in `language`: from memory when it was rendered before, else now.
     func rendering(of summary: ItemSummary, in language: WireLanguage) -> Rendering {
-        let key = Key(item: summary.item.rawValue, language: language.language.tag)
+        let key = Key(item: summary.item.rawValue, language: ObjectIdentifier(language))
         if let cached = cache.withShard(of: key, { $0.value(key) }), cached.summary == summary { return cached }
         var json = JSONWriter(capacity: 384)
         WireFormat(language: language).summary(summary, into: &json)

@@ -94,7 +94,7 @@ struct WireFormat {
     }
 
     /// A batch without a rater: summaries rendered before, in order.
-    static func summaryList(_ summaries: [[UInt8]], into json: inout JSONWriter) {
+    static func summaryList(_ summaries: some Sequence<[UInt8]>, into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
         for summary in summaries { json.value(summary) }
