@@ -10,15 +10,15 @@ public struct ItemSummary: Sendable, Hashable {
     /// The sum of all its ratings' stars.
     public let sum: Int
     /// `distribution[k]` counts the ratings of `k + 1` stars; exactly `scale.maxRating` entries.
-    public let distribution: [Int]
+    public let distribution: StarCounts
 
     /// Assembles a summary; `distribution` is cut or padded with zeros to the scale's length.
-    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: [Int]) {
+    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: StarCounts) {
         self.item = item
         self.scale = scale
         self.count = count
         self.sum = sum
-        self.distribution = (0..<scale.maxRating).map { $0 < distribution.count ? distribution[$0] : 0 }
+        self.distribution = distribution.resized(to: scale.maxRating)
     }
 
     /// A never-rated item on `scale`.

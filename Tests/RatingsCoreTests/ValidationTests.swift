@@ -58,6 +58,17 @@ struct ValidationTests {
         #expect(ItemSummary.empty(ItemID(stored: "y"), on: .standard).averageHundredths == nil)
     }
 
+    @Test("star counts compare and hash by the counts they hold, however they were built")
+    func starCounts() {
+        let built = StarCounts(length: 5) { [0, 2, 0, 1, 0][$0] }
+        let cut = StarCounts([0, 2, 0, 1, 0, 9, 9, 9, 9, 9]).resized(to: 5)
+        let literal: StarCounts = [0, 2, 0, 1, 0]
+        #expect(built == cut && cut == literal && Set([built, cut, literal]).count == 1)
+        #expect(Array(literal.resized(to: 7)) == [0, 2, 0, 1, 0, 0, 0] && literal.resized(to: 7) != literal)
+        #expect(literal.resized(to: 3) == [0, 2, 0] && literal.resized(to: 3) != [0, 2, 1])
+        #expect(StarCounts(Array(1...12)).count == StarCounts.capacity && StarCounts(length: 0) { _ in 1 }.isEmpty)
+    }
+
     @Test("decimal text drops trailing zeros", arguments: [
         (367, "3.67"), (350, "3.5"), (400, "4"), (0, "0"), (5, "0.05"), (50, "0.5"), (1000, "10"), (101, "1.01"),
     ])

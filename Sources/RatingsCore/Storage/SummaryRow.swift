@@ -7,7 +7,7 @@ public struct SummaryRow: Sendable {
     public let count: Int
     public let sum: Int
     /// Ratings per star count, `distribution[k]` for `k + 1` stars, as many as the columns hold.
-    public let distribution: [Int]
+    public let distribution: StarCounts
 
     /// The stored columns, in the order every engine's reader takes them.
     public static let columnNames = ["max_rating", "scale_explicit", "rating_count", "rating_sum"] + (1...10).map { "stars_\($0)" }
@@ -17,7 +17,7 @@ public struct SummaryRow: Sendable {
 
     /// A row from its stored columns. The CHECK constraint keeps `maxRating` in 1...10; a row
     /// tampered with outside the service reads as the standard scale rather than trapping.
-    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: [Int]) {
+    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: StarCounts) {
         scale = (try? Scale(maxRating: maxRating)) ?? .standard
         self.isScaleExplicit = isScaleExplicit
         self.count = count
