@@ -56,7 +56,7 @@ public struct RequestTarget: Sendable, Equatable {
         var items: [(name: String, value: String)] = []
         ASCII.forEachPiece(of: query[...], separatedBy: UInt8(ascii: "&")) { pair in
             guard !pair.isEmpty else { return }
-            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+            if let equals = ASCII.firstIndex(of: UInt8(ascii: "="), in: pair[...].utf8) {
                 items.append((String(pair[..<equals]), String(pair[pair.utf8.index(after: equals)...])))
             } else {
                 items.append((String(pair), ""))
@@ -70,7 +70,9 @@ public struct RequestTarget: Sendable, Equatable {
 public enum PercentDecoding {
     /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
     /// `+` is left as is: it means a space only in HTML forms, not in URLs.
-    public static func decode(_ text: String) -> String? { decode(text[...]) }
+    public static func decode(_ text: String) -> String? {
+        ASCII.firstIndex(of: UInt8(ascii: "%"), in: text[...].utf8) == nil ? text : decode(text[...])
+    }
 
     /// `decode` of a part of a string.
     public static func decode(_ text: Substring) -> String? {

@@ -1,3 +1,4 @@
+import ASCIIKit
 import Locking
 import RatingsCore
 
@@ -20,7 +21,7 @@ final class SummaryCache: Sendable {
 
     /// A cache of about `capacity` items.
     init(capacity: Int) {
-        entries = ShardedCache(capacity: capacity)
+        entries = ShardedCache(capacity: capacity) { FNV1a.hash($0.utf8).value }
     }
 
     /// The cached entry, or nil when the item is not cached.

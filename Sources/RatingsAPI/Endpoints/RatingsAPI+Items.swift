@@ -43,26 +43,21 @@ extension RatingsAPI {
         guard !values.isEmpty else {
             throw APIError.invalidQuery("Give the items as ids=a,b,c or ids=a&ids=b&ids=c (1 to \(maxBatch) identifiers in all).")
         }
-        // Counted first, then read: a list that is too long is refused as such, whatever it holds.
-        var decodedValues: [String] = []
-        var count = 0
+        // Collected first, then read: a list that is too long is refused as such, whatever it holds.
+        var pieces: [String] = []
         for value in values {
             guard let decoded = PercentDecoding.decode(value) else {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
-            ASCII.forEachPiece(of: decoded[...], separatedBy: UInt8(ascii: ",")) { _ in count += 1 }
-            guard count <= maxBatch else {
-                throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
+            // Split on commas (no identifier holds one), keeping empty pieces: they are errors.
+            try ASCII.forEachPiece(of: decoded[...], separatedBy: UInt8(ascii: ",")) { piece in
+                pieces.append(piece)
+                guard pieces.count <= maxBatch else {
+                    throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
+                }
             }
-            decodedValues.append(decoded)
         }
-        var items: [ItemID] = []
-        items.reserveCapacity(count)
-        for decoded in decodedValues {
-            // Split in place on commas (no identifier holds one), keeping empty pieces: they are errors.
-            try ASCII.forEachPiece(of: decoded[...], separatedBy: UInt8(ascii: ",")) { items.append(try batchID(String($0))) }
-        }
-        return items
+        return try pieces.map(batchID)
     }
 
     private static func batchID(_ piece: String) throws -> ItemID {

@@ -1,3 +1,4 @@
+import ASCIIKit
 import JSON
 import Locking
 import RatingsCore
@@ -34,7 +35,7 @@ final class SummaryRenderings: Sendable {
 
     /// Keeps about `capacity` renderings (a few hundred bytes each).
     init(capacity: Int) {
-        cache = ShardedCache(capacity: capacity)
+        cache = ShardedCache(capacity: capacity) { FNV1a.hash($0.item.utf8).value }
     }
 
     /// `summary` rendered in `language`: from memory when it was rendered before, else now.
