@@ -9,6 +9,8 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
 
     let description: String
     let segments: [Segment]
+    /// The parameter names, in path order.
+    let parameterNames: [String]
 
     /// Reads `/a/{name}/b`: a segment in braces is a parameter, anything else a literal.
     init(_ text: String) {
@@ -16,22 +18,20 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { segment in
             segment.hasPrefix("{") && segment.hasSuffix("}") ? .parameter(String(segment.dropFirst().dropLast())) : .literal(String(segment))
         }
-    }
-
-    /// The parameter names, in path order.
-    var parameterNames: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
+        parameterNames = segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
     }
 
     /// The parameters' values when `path` (percent-decoded segments) matches, in path order.
     func match(_ path: [String]) -> [String]? {
         guard path.count == segments.count else { return nil }
-        var values: [String] = []
+        // Literals first, so a pattern that fails late allocates nothing for its values.
         for (segment, actual) in zip(segments, path) {
-            switch segment {
-            case .literal(let literal): if literal != actual { return nil }
-            case .parameter: values.append(actual)
-            }
+            if case .literal(let literal) = segment, literal != actual { return nil }
+        }
+        var values: [String] = []
+        values.reserveCapacity(parameterNames.count)
+        for (segment, actual) in zip(segments, path) {
+            if case .parameter = segment { values.append(actual) }
         }
         return values
     }
