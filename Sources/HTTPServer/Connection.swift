@@ -25,15 +25,18 @@ final class Connection: EventSource, @unchecked Sendable {
     private unowned(unsafe) let loop: EventLoop
     private let shared: Shared
     private let environment: RequestEnvironment
-    private var machine: ConnectionStateMachine
-    private var input: [UInt8] = []
-    private var inputStart = 0
-    private var output: [UInt8] = []
-    private var outputStart = 0
-    private var watchedEvents: UInt32 = 0
-    private var isOpen = true
+    // Unchecked exclusivity, safe: this state is touched only on the loop's thread, and never
+    // from inside the handler (answers continue after it returns), so no two accesses can
+    // overlap; the runtime check cost about a dozen calls on every request.
+    @exclusivity(unchecked) private var machine: ConnectionStateMachine
+    @exclusivity(unchecked) private var input: [UInt8] = []
+    @exclusivity(unchecked) private var inputStart = 0
+    @exclusivity(unchecked) private var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputStart = 0
+    @exclusivity(unchecked) private var watchedEvents: UInt32 = 0
+    @exclusivity(unchecked) private var isOpen = true
     /// The handler's answer, waiting for the handler to return (see `EventLoop.answerLater`).
-    private var answer: HTTPResponse?
+    @exclusivity(unchecked) private var answer: HTTPResponse?
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
         self.fd = fd

@@ -26,14 +26,16 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let remoteTasks = Locked<[@Sendable () -> Void]>([])
+    // Unchecked exclusivity on the state every request touches, safe for the reason above: only
+    // the loop's thread reaches it, and none of it is handed out while a task or handler runs.
     /// Tasks from other threads swapped out of `remoteTasks`, kept to reuse their storage.
-    private var remoteBatch: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var remoteBatch: [@Sendable () -> Void] = []
     /// Connections whose handler answered on this thread, to be written once the handler has
     /// returned (at the end of that connection's events); two lists swapped, so queueing
     /// allocates nothing once they have grown.
-    private var answered: [Connection] = []
-    private var answering: [Connection] = []
-    private var sources: [Int32: any EventSource] = [:]
+    @exclusivity(unchecked) private var answered: [Connection] = []
+    @exclusivity(unchecked) private var answering: [Connection] = []
+    @exclusivity(unchecked) private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()
     private var lastTick = 0.0
@@ -45,14 +47,14 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     private var drainDeadline: Double?
 
     /// A read buffer shared by every connection of this loop.
-    var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     /// The monotonic clock at the start of this iteration, in seconds.
     private(set) var now = SystemClock.monotonicSeconds()
     /// The `Date` header value for this second.
     private(set) var date = ""
     private var dateSecond: Int64 = -1
     /// Access-log lines written at the end of the iteration, one write for many lines.
-    private var logBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var logBuffer: [UInt8] = []
     private let logFD: Int32
 
     init(logFD: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
