@@ -89,6 +89,13 @@ public enum ASCII {
         }
     }
 
+    /// Appends a literal's bytes as one copy. A literal's `utf8` view goes through the generic
+    /// path, over a hundred instructions per append; the serializer makes a dozen per response.
+    @inlinable
+    public static func appendLiteral(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     /// Calls `body` with each piece of `text` between `separator` bytes, as a `String`, in order,
     /// empty pieces included, without building an array of them (paths, queries and id lists on
     /// every request). The pieces are cut from the bytes themselves: a `Substring` per piece

@@ -23,6 +23,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         fields.append((name: HTTPHeaders.lowercase(name), value: value))
     }
 
+    /// Appends a field whose name the caller has already lowercased (the parser, which lowercases
+    /// as it copies the name out of the request bytes).
+    mutating func add(lowercasedName name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
     /// Replaces every field named `name` (lowercase) with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         if fields.contains(where: { $0.name == name }) { fields.removeAll { $0.name == name } }

@@ -12,7 +12,7 @@ public struct RequestTarget: Sendable, Equatable {
 
     public init(_ target: String) {
         let bytes = target.utf8
-        if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
+        if let mark = ASCII.firstIndex(of: UInt8(ascii: "?"), in: target[...].utf8) {
             rawPath = String(target[..<mark])
             let query = String(target[bytes.index(after: mark)...])
             rawQuery = query

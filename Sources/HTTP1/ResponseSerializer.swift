@@ -8,36 +8,40 @@ public enum ResponseSerializer {
     public static func write(_ response: HTTPResponse, date: String, keepAlive: Bool, includeBody: Bool,
                              into buffer: inout [UInt8]) {
         buffer.reserveCapacity(buffer.count + 256 + (includeBody ? response.body.count : 0))
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        ASCII.appendLiteral("HTTP/1.1 ", to: &buffer)
         ASCII.appendDecimal(response.status, to: &buffer)
         buffer.append(ByteClass.space)
         ASCII.append(HTTPStatus.reason(response.status), to: &buffer)
-        buffer.append(contentsOf: "\r\ndate: ".utf8)
+        ASCII.appendLiteral("\r\ndate: ", to: &buffer)
         ASCII.append(date, to: &buffer)
-        buffer.append(contentsOf: "\r\n".utf8)
+        ASCII.appendLiteral("\r\n", to: &buffer)
         // By index: iterating the fields as a sequence copies each one, a retain and release per string.
         let fields = response.headers.fields
         for index in fields.indices where !Self.writtenHere(fields[index].name) {
             ASCII.append(fields[index].name, to: &buffer)
-            buffer.append(contentsOf: ": ".utf8)
+            ASCII.appendLiteral(": ", to: &buffer)
             ASCII.append(fields[index].value, to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            ASCII.appendLiteral("\r\n", to: &buffer)
         }
         if !response.forbidsBody {
-            buffer.append(contentsOf: "content-length: ".utf8)
+            ASCII.appendLiteral("content-length: ", to: &buffer)
             ASCII.appendDecimal(response.body.count, to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            ASCII.appendLiteral("\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: keepAlive ? "connection: keep-alive\r\n\r\n".utf8 : "connection: close\r\n\r\n".utf8)
+        ASCII.appendLiteral(keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n", to: &buffer)
         if includeBody && !response.forbidsBody { buffer.append(contentsOf: response.body) }
     }
 
     /// The fields the serializer writes itself, so a handler's copy of them is dropped.
     @inline(__always)
     private static func writtenHere(_ name: String) -> Bool {
-        // Most names start with neither letter; only those that do are compared in full.
-        guard let first = name.utf8.first, first == UInt8(ascii: "c") || first == UInt8(ascii: "d") else { return false }
-        return name == "content-length" || name == "connection" || name == "date"
+        // By length first: most names have none of these lengths, and are not compared at all.
+        switch name.utf8.count {
+        case 14: return name == "content-length"
+        case 10: return name == "connection"
+        case 4: return name == "date"
+        default: return false
+        }
     }
 
     /// The interim `100 Continue` response.

@@ -22,7 +22,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        ASCII.appendLiteral(name, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         needsComma &= ~(1 << UInt64(depth))
@@ -39,7 +39,7 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ literal: String) { separate(); append(literal) }
     public mutating func integer(_ value: Int) { separate(); ASCII.appendDecimal(value, to: &bytes) }
     public mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false") }
-    public mutating func null() { separate(); append("null") }
+    public mutating func null() { separate(); ASCII.appendLiteral("null", to: &bytes) }
 
     private mutating func append(_ text: String) { ASCII.append(text, to: &bytes) }
 

@@ -50,7 +50,7 @@ struct AccessLogMiddleware: Middleware {
             line += now()
             line.append(UInt8(ascii: " "))
             ASCII.append(peer, to: &line)
-            line += " \"".utf8
+            ASCII.appendLiteral(" \"", to: &line)
             if let request {
                 ASCII.append(request.method, to: &line)
                 line.append(UInt8(ascii: " "))
@@ -60,13 +60,13 @@ struct AccessLogMiddleware: Middleware {
             } else {
                 line.append(UInt8(ascii: "-"))
             }
-            line += "\" ".utf8
+            ASCII.appendLiteral("\" ", to: &line)
             ASCII.appendDecimal(status, to: &line)
             line.append(UInt8(ascii: " "))
             ASCII.appendDecimal(bytes, to: &line)
             line.append(UInt8(ascii: " "))
             ASCII.appendDecimal(micros, to: &line)
-            line += "us id=".utf8
+            ASCII.appendLiteral("us id=", to: &line)
             ASCII.append(requestID ?? "-", to: &line)
         case .json:
             var json = JSONWriter(capacity: 256)
