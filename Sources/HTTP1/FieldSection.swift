@@ -49,12 +49,21 @@ enum HostRule {
     private static let forbidden: [Bool] = (0..<256).map { byte in byte >= 0x80 || " /?#@\\\t,\"<>{}|^`".utf8.contains(UInt8(byte)) }
 
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
-        if head.headers.count("host") > 1 { throw .repeatedHost }
-        guard let host = head.headers["host"] else {
+        // One pass over the fields, for the count and the value at once.
+        var host: String?
+        for index in head.headers.fields.indices where head.headers.fields[index].name == "host" {
+            if host != nil { throw .repeatedHost }
+            host = head.headers.fields[index].value
+        }
+        guard let host else {
             if head.version == .http11 { throw .missingHost }
             return
         }
-        // reg-name / IP-literal, optional port.
-        for byte in host.utf8 where forbidden[Int(byte)] { throw .invalidHost }
+        // reg-name / IP-literal, optional port; over the bytes in place where they are contiguous.
+        let valid = host.utf8.withContiguousStorageIfAvailable { !$0.contains(where: isForbidden) }
+            ?? !host.utf8.contains(where: isForbidden)
+        guard valid else { throw .invalidHost }
     }
+
+    private static func isForbidden(_ byte: UInt8) -> Bool { forbidden[Int(byte)] }
 }

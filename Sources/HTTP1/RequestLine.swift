@@ -36,11 +36,12 @@ enum RequestLine {
     /// `HTTP/` DIGIT `.` DIGIT; 1.0 and 1.1 are served, any other well-formed version is 505.
     private static func parseVersion(_ bytes: Slice<UnsafeRawBufferPointer>) throws(HTTPParseError) -> HTTPVersion {
         // Compared as bytes: this runs for every request, and the common answers need no text.
-        let prefix = "HTTP/".utf8
-        guard bytes.count == 8, bytes.prefix(5).elementsEqual(prefix), bytes[bytes.startIndex + 6] == UInt8(ascii: "."),
-              ASCII.isDigit(bytes[bytes.startIndex + 5]), ASCII.isDigit(bytes[bytes.startIndex + 7])
+        let start = bytes.startIndex
+        guard bytes.count == 8, bytes[start] == UInt8(ascii: "H"), bytes[start + 1] == UInt8(ascii: "T"),
+              bytes[start + 2] == UInt8(ascii: "T"), bytes[start + 3] == UInt8(ascii: "P"), bytes[start + 4] == UInt8(ascii: "/"),
+              bytes[start + 6] == UInt8(ascii: "."), ASCII.isDigit(bytes[start + 5]), ASCII.isDigit(bytes[start + 7])
         else { throw .malformedRequestLine }
-        switch (bytes[bytes.startIndex + 5], bytes[bytes.startIndex + 7]) {
+        switch (bytes[start + 5], bytes[start + 7]) {
         case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .http11
         case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .http10
         default: throw .unsupportedVersion(String(decoding: bytes, as: UTF8.self))

@@ -1,3 +1,4 @@
+import ASCIIKit
 import HTTP1
 import Synchronization
 
@@ -10,7 +11,7 @@ final class RequestIDMiddleware: Middleware {
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        prefix = String(generator.next() as UInt64, radix: 16) + "-"
+        prefix = ASCII.hex(generator.next() as UInt64, width: 1) + "-"
     }
 
     func request(_ context: RequestContext) {
@@ -25,7 +26,7 @@ final class RequestIDMiddleware: Middleware {
     func id(from header: String?) -> String {
         if let header, Self.isAcceptable(header) { return header }
         let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return prefix + String(next, radix: 16)
+        return prefix + ASCII.hex(UInt64(bitPattern: Int64(next)), width: 1)
     }
 
     static func isAcceptable(_ value: String) -> Bool {
