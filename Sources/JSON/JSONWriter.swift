@@ -31,6 +31,9 @@ public struct JSONWriter: Sendable {
     /// Writes a value another writer rendered (an object, say) as the next value.
     public mutating func value(_ rendered: [UInt8]) { separate(); bytes.append(contentsOf: rendered) }
 
+    /// Writes a value given as JSON text in a literal (`"\"star\""`, `1`), copied as it is.
+    public mutating func value(_ literal: StaticString) { separate(); ASCII.appendLiteral(literal, to: &bytes) }
+
     /// Writes members another writer rendered (`"a":1,"b":2`, no braces) into the open object.
     public mutating func members(_ rendered: [UInt8]) { separate(); bytes.append(contentsOf: rendered) }
 

@@ -20,6 +20,16 @@ struct DisplayAndOperationsTests {
         }
     }
 
+    @Test("each star's symbol and fill, full, half, partial and empty")
+    func symbolsAndFill() async throws {
+        try await withAPI { service in
+            let response = service.request("GET", "/v1/display?value=3.3&max=5")
+            #expect(object(response)["symbols"] as? [String] == ["star.fill", "star.fill", "star.fill", "star.leadinghalf.filled", "star"])
+            #expect(object(response)["fill"] as? [Double] == [1, 1, 1, 0.3, 0])
+            #expect(response.text.contains(#""fill":[1,1,1,0.3,0]"#))
+        }
+    }
+
     @Test("bad display queries are 400", arguments: [
         "", "?value=", "?value=nan", "?value=inf", "?value=3,5", "?value=0x5", "?value=3&max=0", "?value=3&max=11",
         "?value=3&max=five", "?value=3&max=+5", "?value=3&max=5.0", "?value=3&max=", "?value=1&value=2", "?value=3&max=05x",

@@ -23,13 +23,29 @@ struct WireFormat {
         json.beginObject()
         json.key("value"); json.number(display.valueText)
         json.key("symbols"); json.beginArray()
-        for symbol in display.symbols { json.string(symbol.rawValue) }
+        for symbol in display.symbols { json.value(quoted(symbol)) }
         json.endArray()
         json.key("fill"); json.beginArray()
-        for share in display.fillHundredths { json.number(DecimalText.hundredths(share)) }
+        for share in display.fillHundredths {
+            // Whole stars and empty ones, nearly all of them, without formatting a number.
+            switch share {
+            case 100: json.value("1")
+            case 0: json.value("0")
+            default: json.number(DecimalText.hundredths(share))
+            }
+        }
         json.endArray()
         json.members(members)
         json.endObject()
+    }
+
+    /// A symbol's name as a JSON string, ready to copy: every star of every display is one.
+    static func quoted(_ symbol: StarSymbol) -> StaticString {
+        switch symbol {
+        case .full: "\"star.fill\""
+        case .half: "\"star.leadinghalf.filled\""
+        case .empty: "\"star\""
+        }
     }
 
     /// The members of a Display that depend on its language, in the order the contract lists them.
