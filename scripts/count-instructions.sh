@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# How many instructions each hot path costs per request, counted by callgrind (valgrind): the
+# release server runs under callgrind with counting switched on only while wrk (4 connections)
+# loads one path, and the count is divided by the requests wrk completed. Instruction counts,
+# unlike request rates, hardly move with a noisy machine, so they show what a change to a request
+# path saved; they do not weigh cache misses or atomic operations (count-per-request.sh counts
+# reference counting and allocations). Each path gets a fresh server on a fresh database.
+#   scripts/count-instructions.sh                 # the current tree
+#   scripts/count-instructions.sh --binary PATH   # another build, e.g. an older commit's
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=.build/release/ratings
+[ "${1:-}" = "--binary" ] && binary=$2
+scripts/setup.sh --bench
+command -v valgrind >/dev/null || { apt-get install -y -qq valgrind >/dev/null; }
+[ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
+source scripts/lib/start-server.sh
+
+count() { # count NAME PATH [SCRIPT]: prints one table row
+    local work requests total extra=()
+    work=$(mktemp -d)
+    start_server "$binary" "$work" valgrind -q --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out"
+    PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port, items=741)" # every id the reads ask for
+    [ -n "${3:-}" ] && { cat "bench/$3" bench/wrk-report.lua >"$work/s.lua"; extra=(-s "$work/s.lua"); }
+    BENCH_RUN=warm wrk -t1 -c4 -d2s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null
+    callgrind_control -i on "$server" >/dev/null 2>&1
+    requests=$(BENCH_RUN=counted wrk -t1 -c4 -d6s "${extra[@]}" "http://127.0.0.1:$port$2" | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p')
+    callgrind_control -i off "$server" >/dev/null 2>&1
+    kill -TERM "$server"
+    wait "$server" || true
+    total=$(awk '/^totals:/ {print $2}' "$work/callgrind.out")
+    rm -rf "$work"
+    echo "| $1 | $((total / requests)) |"
+}
+
+echo "| per request (callgrind, 4 connections) | instructions |"
+echo "|---|---:|"
+count '`GET /v1/items/{id}`, hot summary' /v1/items/bench-37
+count '`GET /v1/display`' "/v1/display?value=3.3&max=5"
+count '`GET /v1/items?ids=`, 20 ids' /v1/items get-batch.lua
+count 'durable `PUT`, both threads (SQLite included)' / put-ratings.lua
