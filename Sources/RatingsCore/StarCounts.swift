@@ -3,10 +3,14 @@
 /// copying a summary out of a cache (twenty times for a batch) costs no allocation and no
 /// reference counting.
 public struct StarCounts: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
-    /// The most counts one holds: the largest scale's stars.
-    public static let capacity = Scale.allowed.upperBound
+    private typealias Storage = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
 
-    private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// The most counts one holds, as many as its storage has room for (the largest scale's
+    /// stars; a test holds the two equal). Taken from the storage itself, so no count can ever
+    /// be written past it.
+    public static let capacity = MemoryLayout<Storage>.size / MemoryLayout<Int>.stride
+
+    private var storage: Storage = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     public let endIndex: Int
 
     /// `length` counts (at most `capacity`), the one for `k + 1` stars being `count(k)`. Not

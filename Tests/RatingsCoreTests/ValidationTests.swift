@@ -67,6 +67,7 @@ struct ValidationTests {
         #expect(Array(literal.resized(to: 7)) == [0, 2, 0, 1, 0, 0, 0] && literal.resized(to: 7) != literal)
         #expect(literal.resized(to: 3) == [0, 2, 0] && literal.resized(to: 3) != [0, 2, 1])
         #expect(StarCounts(Array(1...12)).count == StarCounts.capacity && StarCounts(length: 0) { _ in 1 }.isEmpty)
+        #expect(StarCounts.capacity == Scale.allowed.upperBound)
     }
 
     @Test("decimal text drops trailing zeros", arguments: [
