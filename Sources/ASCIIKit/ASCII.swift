@@ -121,6 +121,20 @@ public enum ASCII {
         }
     }
 
+    /// `bytes` as text with `A`…`Z` lowercased, written in place: a short result (a field name)
+    /// then lives inline, with no allocation.
+    @inlinable
+    public static func lowercasedText(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var count = 0
+            for byte in bytes {
+                buffer[count] = lowercased(byte)
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
     @inlinable
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
@@ -184,15 +198,6 @@ extension StringProtocol {
         let hasUppercase = utf8.withContiguousStorageIfAvailable { $0.contains(where: ASCII.isUppercase) }
             ?? utf8.contains(where: ASCII.isUppercase)
         guard hasUppercase else { return String(self) }
-        // Written in place: a short result (a field name) then lives inline, with no allocation.
-        let bytes = utf8
-        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            var count = 0
-            for byte in bytes {
-                buffer[count] = ASCII.lowercased(byte)
-                count += 1
-            }
-            return count
-        }
+        return ASCII.lowercasedText(utf8)
     }
 }

@@ -32,12 +32,8 @@ enum FieldSection {
         while valueStart < valueEnd, line[valueStart] == ByteClass.space || line[valueStart] == ByteClass.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ByteClass.space || line[valueEnd - 1] == ByteClass.tab { valueEnd -= 1 }
         let value = line[valueStart..<valueEnd]
-        // Lowercased as it is copied out of the request: a name (at most 15 bytes inline) costs no
-        // allocation and no second pass.
-        let nameText = String(unsafeUninitializedCapacity: name.count) { buffer in
-            for (index, byte) in name.enumerated() { buffer[index] = ASCII.lowercased(byte) }
-            return name.count
-        }
+        // Lowercased as it is copied out of the request, so it needs no second pass.
+        let nameText = ASCII.lowercasedText(name)
         guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: nameText) }
         return (nameText, String(decoding: value, as: UTF8.self))
     }

@@ -71,13 +71,20 @@ public enum PercentDecoding {
     /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
     /// `+` is left as is: it means a space only in HTML forms, not in URLs.
     public static func decode(_ text: String) -> String? {
-        ASCII.firstIndex(of: UInt8(ascii: "%"), in: text[...].utf8) == nil ? text : decode(text[...])
+        hasEscape(text[...]) ? decodeEscapes(text[...]) : text
     }
 
     /// `decode` of a part of a string.
     public static func decode(_ text: Substring) -> String? {
+        hasEscape(text) ? decodeEscapes(text) : String(text)
+    }
+
+    private static func hasEscape(_ text: Substring) -> Bool {
+        ASCII.firstIndex(of: UInt8(ascii: "%"), in: text.utf8) != nil
+    }
+
+    private static func decodeEscapes(_ text: Substring) -> String? {
         var utf8 = text.utf8
-        if ASCII.firstIndex(of: UInt8(ascii: "%"), in: utf8) == nil { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         while let byte = utf8.popFirst() {
