@@ -9,19 +9,16 @@
 #   scripts/count-instructions.sh --binary PATH   # another build, e.g. an older commit's
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/ratings
-[ "${1:-}" = "--binary" ] && binary=$2
-scripts/setup.sh --bench
+source scripts/lib/measure.sh "$@"
 command -v valgrind >/dev/null || { apt-get install -y -qq valgrind >/dev/null; }
-[ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
 source scripts/lib/start-server.sh
 
 count() { # count NAME PATH [SCRIPT]: prints one table row
-    local work requests total extra=()
+    local work requests total extra
     work=$(mktemp -d)
     start_server "$binary" "$work" valgrind -q --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out"
     PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port, items=741)" # every id the reads ask for
-    [ -n "${3:-}" ] && { cat "bench/$3" bench/wrk-report.lua >"$work/s.lua"; extra=(-s "$work/s.lua"); }
+    read -ra extra <<<"$(wrk_script "$work" "${3:-}")"
     BENCH_RUN=warm wrk -t1 -c4 -d2s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null
     callgrind_control -i on "$server" >/dev/null 2>&1
     requests=$(BENCH_RUN=counted wrk -t1 -c4 -d6s "${extra[@]}" "http://127.0.0.1:$port$2" | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p')

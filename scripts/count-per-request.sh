@@ -19,8 +19,8 @@ perf probe -q -x "$swift_core" -a "ratings_count:count_retain=swift_retain" -a "
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
 load() { # load NAME PATH SCRIPT EVENTS: prints "requests" after a 3 s load, perf counts in $work/stat
-    local extra=()
-    [ -n "$3" ] && { cat "bench/$3" bench/wrk-report.lua >"$work/s.lua"; extra=(-s "$work/s.lua"); }
+    local extra
+    read -ra extra <<<"$(wrk_script "$work" "$3")"
     taskset -c 0 wrk -t1 -c64 -d1s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null # warm up
     perf stat -x, -e "$4" -p "$server" -o "$work/stat" -- sleep 3.4 &
     local recorder=$!

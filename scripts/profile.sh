@@ -10,8 +10,9 @@ source scripts/lib/perf-target.sh "$@" # the server on core 1, wrk on core 0
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
 profile() { # profile NAME URL [SCRIPT]
-    local args=(-t1 -c64 -d8s)
-    [ -n "${3:-}" ] && { cat "bench/$3" bench/wrk-report.lua >"$work/s.lua"; args+=(-s "$work/s.lua"); }
+    local args=(-t1 -c64 -d8s) script
+    read -ra script <<<"$(wrk_script "$work" "${3:-}")"
+    args+=("${script[@]}")
     perf record -q -F 999 -g -p "$server" -o "$work/$1.data" -- sleep 9 >/dev/null 2>&1 &
     local recorder=$!
     sleep 0.5
