@@ -6,35 +6,43 @@
 public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// One shard's entries, used inside `withShard`.
     public struct Shard: Sendable {
-        @usableFromInline var current: [Key: Value] = [:]
-        @usableFromInline var previous: [Key: Value] = [:]
-        @usableFromInline let generationCapacity: Int
+        @usableFromInline var current: ProbeTable<Key, Value>
+        @usableFromInline var previous: ProbeTable<Key, Value>
+        @usableFromInline let spread: @Sendable (Key) -> UInt64
         /// Counts the changes a caller chose to count (see `SummaryCache`); the cache only keeps it.
         public var changes: UInt64 = 0
 
-        init(generationCapacity: Int) { self.generationCapacity = generationCapacity }
+        init(generationCapacity: Int, spread: @escaping @Sendable (Key) -> UInt64) {
+            current = ProbeTable(capacity: generationCapacity)
+            previous = ProbeTable(capacity: 0)
+            self.spread = spread
+        }
 
         /// The value for `key`, if cached.
         @inlinable public mutating func value(_ key: Key) -> Value? {
-            if let value = current[key] { return value }
-            guard let value = previous.removeValue(forKey: key) else { return nil }
-            store(key, value)
+            let hash = spread(key)
+            if let value = current.value(key, hash: hash) { return value }
+            guard let value = previous.remove(key, hash: hash) else { return nil }
+            put(key, hash, value)
             return value
         }
 
         /// Caches `value` for `key`, replacing any older one.
-        @inlinable public mutating func store(_ key: Key, _ value: Value) {
-            if current.count >= generationCapacity && current[key] == nil {
-                previous = current
-                current = [:]
-            }
-            current[key] = value
+        @inlinable public mutating func store(_ key: Key, _ value: Value) { put(key, spread(key), value) }
+
+        @inlinable mutating func put(_ key: Key, _ hash: UInt64, _ value: Value) {
+            guard !current.set(key, hash: hash, value) else { return }
+            // The newer generation is full: it becomes the older, and the older is dropped whole.
+            previous = current
+            current = ProbeTable(capacity: previous.capacity)
+            _ = current.set(key, hash: hash, value)
         }
 
         /// Forgets `key`.
         @inlinable public mutating func remove(_ key: Key) {
-            current[key] = nil
-            previous[key] = nil
+            let hash = spread(key)
+            current.remove(key, hash: hash)
+            previous.remove(key, hash: hash)
         }
     }
 
@@ -43,14 +51,15 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     @usableFromInline let spread: @Sendable (Key) -> UInt64
 
     /// Holds at most about `capacity` entries (0 caches nothing useful: every store replaces the last).
-    /// `spread` turns a key into bits that pick its shard; by default its `hashValue`, but a cheap
-    /// hash of its bytes serves as well and saves a second full hash per lookup (the shard's
-    /// dictionary hashes the key again), which on a batch read is twenty times per request. Only
-    /// lock spreading depends on it, so a poor or predictable one costs contention, never correctness.
+    /// `spread` is the key's hash: its bits pick the shard and the slot in it, and it is called
+    /// once or twice per lookup, so a key that carries a hash computed once (as `ItemID` does)
+    /// makes a lookup cost no hashing at all. By default the key's `hashValue`. It must be as good
+    /// as that: seeded per process, so nobody can choose keys that collide and turn a lookup into
+    /// a long search; equal keys need equal spreads, and unequal ones may share one.
     public init(capacity: Int, shardCount: Int = 16,
                 spread: @escaping @Sendable (Key) -> UInt64 = { UInt64(UInt(bitPattern: $0.hashValue)) }) {
         let perGeneration = max(1, capacity / shardCount / 2)
-        shards = (0..<shardCount).map { _ in Locked(Shard(generationCapacity: perGeneration)) }
+        shards = (0..<shardCount).map { _ in Locked(Shard(generationCapacity: perGeneration, spread: spread)) }
         self.spread = spread
     }
 

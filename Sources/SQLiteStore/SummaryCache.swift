@@ -1,4 +1,3 @@
-import ASCIIKit
 import Locking
 import RatingsCore
 
@@ -17,31 +16,32 @@ final class SummaryCache: Sendable {
 
     /// The shards' change counters count the writer's updates, so a reader can tell whether one
     /// happened while it read.
-    private let entries: ShardedCache<String, Entry>
+    private let entries: ShardedCache<ItemID, Entry>
 
     /// A cache of about `capacity` items.
     init(capacity: Int) {
-        entries = ShardedCache(capacity: capacity) { FNV1a.hash($0.utf8).value }
+        entries = ShardedCache(capacity: capacity) { UInt64(UInt(bitPattern: $0.precomputedHash)) }
     }
 
     /// The cached entry, or nil when the item is not cached.
-    func entry(_ item: ItemID) -> Entry? { entries.withShard(of: item.rawValue) { $0.value(item.rawValue) } }
+    func entry(_ item: ItemID) -> Entry? { entries.withShard(of: item) { $0.value(item) } }
 
     /// Marks the start of a read of `item` from the file; pass the mark to `fill`.
-    func beginRead(_ item: ItemID) -> UInt64 { entries.withShard(of: item.rawValue) { $0.changes } }
+    func beginRead(_ item: ItemID) -> UInt64 { entries.withShard(of: item) { $0.changes } }
 
     /// Caches what a read found, unless the writer changed the shard since `mark`.
     func fill(_ item: ItemID, _ entry: Entry, readSince mark: UInt64) {
-        entries.withShard(of: item.rawValue) { shard in
+        entries.withShard(of: item) { shard in
             guard shard.changes == mark else { return }
-            shard.store(item.rawValue, entry)
+            shard.store(item, entry)
         }
     }
 
     /// The writer's committed rows. Called after COMMIT and before the writes are acknowledged.
     func committed(_ rows: [String: SummaryRow]) {
-        for (item, row) in rows {
-            let entry = Entry.summary(row.summary(of: ItemID(stored: item)))
+        for (raw, row) in rows {
+            let item = ItemID(stored: raw)
+            let entry = Entry.summary(row.summary(of: item))
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
                 shard.store(item, entry)
@@ -51,7 +51,7 @@ final class SummaryCache: Sendable {
 
     /// Forgets items whose transaction rolled back: the cache keeps no row the file lacks.
     func forget(_ items: some Sequence<String>) {
-        for item in items {
+        for item in items.lazy.map(ItemID.init(stored:)) {
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
                 shard.remove(item)

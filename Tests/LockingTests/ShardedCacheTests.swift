@@ -40,4 +40,34 @@ struct ShardedCacheTests {
         cache.withShard(of: "a") { $0.remove("a") }
         #expect(cache.withShard(of: "a") { $0.value("a") } == nil)
     }
+
+    @Test("colliding hashes: every key stays findable through stores and removals, as a dictionary would",
+          arguments: [3, 7, 1_000])
+    func collisionsBehaveLikeADictionary(distinctHashes: Int) {
+        // Room for every key, so nothing is dropped and the cache must agree with the model. Few
+        // distinct hashes make long probe runs that overlap; 0 among them is stored as 1.
+        let cache = ShardedCache<Int, Int>(capacity: 2_000, shardCount: 1) { UInt64($0 % distinctHashes) }
+        var model: [Int: Int] = [:]
+        var random: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(random >> 33) % bound
+        }
+        for step in 0..<20_000 {
+            let key = next(300)
+            switch next(3) {
+            case 0:
+                cache.withShard(of: key) { $0.store(key, step) }
+                model[key] = step
+            case 1:
+                cache.withShard(of: key) { $0.remove(key) }
+                model[key] = nil
+            default:
+                #expect(cache.withShard(of: key) { $0.value(key) } == model[key], "step \(step), key \(key)")
+            }
+        }
+        for key in 0..<300 {
+            #expect(cache.withShard(of: key) { $0.value(key) } == model[key], "key \(key)")
+        }
+    }
 }

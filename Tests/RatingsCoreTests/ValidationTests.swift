@@ -49,6 +49,18 @@ struct ValidationTests {
         #expect(IdentifierRule.problem(with: text)?.contains(reason) == true)
     }
 
+    @Test("item ids are equal, and hash alike, exactly when their text is the same, however they were made")
+    func itemIDEquality() throws {
+        let checked = try ItemID("bench-37"), stored = ItemID(stored: "bench-37")
+        #expect(checked == stored)
+        #expect(checked.hashValue == stored.hashValue)
+        #expect(Set([checked, stored, ItemID(stored: "bench-38")]).count == 2)
+        let long = String(repeating: "x", count: 100)
+        #expect(try ItemID(long) == ItemID(stored: long))
+        #expect(try ItemID(long) != ItemID(stored: long + "y"))
+        #expect(try ItemID("a") != ItemID("A"))
+    }
+
     @Test("summaries size the distribution to the scale")
     func distributionFollowsScale() throws {
         let summary = ItemSummary(item: ItemID(stored: "x"), scale: try Scale(maxRating: 3), count: 3, sum: 6,

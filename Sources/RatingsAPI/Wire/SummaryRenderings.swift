@@ -1,4 +1,3 @@
-import ASCIIKit
 import JSON
 import Locking
 import RatingsCore
@@ -25,7 +24,7 @@ final class SummaryRenderings: Sendable {
     }
 
     private struct Key: Hashable, Sendable {
-        let item: String
+        let item: ItemID
         /// The language by identity, cheaper to hash than its tag on every read; the API's
         /// languages live as long as the API, and so as this cache, so an identity never moves.
         let language: ObjectIdentifier
@@ -35,12 +34,15 @@ final class SummaryRenderings: Sendable {
 
     /// Keeps about `capacity` renderings (a few hundred bytes each).
     init(capacity: Int) {
-        cache = ShardedCache(capacity: capacity) { FNV1a.hash($0.item.utf8).value }
+        // The item's own hash, with the language's address mixed in: no hashing per lookup.
+        cache = ShardedCache(capacity: capacity) { key in
+            UInt64(UInt(bitPattern: key.item.precomputedHash)) ^ UInt64(UInt(bitPattern: key.language))
+        }
     }
 
     /// `summary` rendered in `language`: from memory when it was rendered before, else now.
     func rendering(of summary: ItemSummary, in language: WireLanguage) -> Rendering {
-        let key = Key(item: summary.item.rawValue, language: ObjectIdentifier(language))
+        let key = Key(item: summary.item, language: ObjectIdentifier(language))
         if let cached = cache.withShard(of: key, { $0.value(key) }), cached.summary == summary { return cached }
         var json = JSONWriter(capacity: 384)
         WireFormat(language: language).summary(summary, into: &json)
