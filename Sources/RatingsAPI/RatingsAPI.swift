@@ -13,6 +13,8 @@ public final class RatingsAPI: Sendable {
     let metrics: APIMetrics
     /// Hot items' summaries, rendered once per language and reused while they stay the same.
     let renderings = SummaryRenderings(capacity: 4_096)
+    /// Displays asked for before, rendered once per value, scale and language.
+    let displayRenderings = DisplayRenderings(capacity: 1_024)
     let router = Router(routes: RatingsAPI.routeTable)
     private let accessLog: AccessLogMiddleware
     /// Outermost first: the request id is set before anything logs, and on the way out the access

@@ -30,6 +30,23 @@ struct DisplayAndOperationsTests {
         }
     }
 
+    @Test("a display asked for again, in another spelling or another language, is the one rendered for it")
+    func repeatedDisplays() async throws {
+        try await withAPI { service in
+            let first = service.request("GET", "/v1/display?value=3.3&max=5")
+            let again = service.request("GET", "/v1/display?value=3.3&max=5")
+            let spelled = service.request("GET", "/v1/display?value=3.30&max=5")
+            let german = service.request("GET", "/v1/display?value=3.3&max=5", headers: ["Accept-Language": "de"])
+            let otherScale = service.request("GET", "/v1/display?value=3.3&max=4")
+            #expect(again.text == first.text && again.header("etag") == first.header("etag"))
+            #expect(spelled.text == first.text && spelled.header("etag") == first.header("etag"))
+            #expect(german.header("content-language") == "de")
+            #expect(german.header("etag") != first.header("etag"))
+            #expect(object(german)["accessibilityValue"] as? String != object(first)["accessibilityValue"] as? String)
+            #expect(object(otherScale)["symbols"] as? [String] == ["star.fill", "star.fill", "star.fill", "star.leadinghalf.filled"])
+        }
+    }
+
     @Test("bad display queries are 400", arguments: [
         "", "?value=", "?value=nan", "?value=inf", "?value=3,5", "?value=0x5", "?value=3&max=0", "?value=3&max=11",
         "?value=3&max=five", "?value=3&max=+5", "?value=3&max=5.0", "?value=3&max=", "?value=1&value=2", "?value=3&max=05x",

@@ -15,7 +15,7 @@ extension RatingsAPI {
         guard let text = PercentDecoding.decode(raw) else {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
-        let display = Display(try DecimalInput.parse(text, on: scale), on: scale)
-        context.respond(Responses.representation(in: language) { $0.display(display, into: &$1) })
+        let rendering = displayRenderings.rendering(of: try DecimalInput.parse(text, on: scale), on: scale, in: language)
+        context.respond(Responses.representation(in: language, body: rendering.json, etag: rendering.etag))
     }
 }
