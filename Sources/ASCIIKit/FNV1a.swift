@@ -30,6 +30,14 @@ public struct FNV1a: Sendable, Equatable {
     @inlinable
     public mutating func add(byte: UInt8) { state = (state ^ UInt64(byte)) &* Self.prime }
 
+    /// Folds the eight bytes of `value`, least significant first (another hash, say).
+    @inlinable
+    public mutating func add(_ value: UInt64) {
+        var hash = state
+        for shift in stride(from: 0, to: 64, by: 8) { hash = (hash ^ (value >> UInt64(shift) & 0xff)) &* Self.prime }
+        state = hash
+    }
+
     /// The hash as 16 lowercase hexadecimal digits.
     public var hex: String { ASCII.hex(state) }
     /// The state as 16 lowercase hex digits between double quotes: a strong entity tag.

@@ -67,9 +67,7 @@ public final class SQLiteRatingStore: RatingStore {
     /// From the cache in place when the item is cached (memory only: nothing waits), else from
     /// the file on a reader thread.
     public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
-        if let cache, let entry = cache.entry(item) {
-            return completion(.success(Self.summary(item, entry, defaultScale)))
-        }
+        if let summary = cachedSummary(of: item, defaultScale: defaultScale) { return completion(.success(summary)) }
         readers.read(completion) { [cache] reader in
             let mark = cache?.beginRead(item)
             let row = try reader.row(of: item)
@@ -77,6 +75,22 @@ public final class SQLiteRatingStore: RatingStore {
             if let cache, let mark { cache.fill(item, summary.map(SummaryCache.Entry.summary) ?? .absent, readSince: mark) }
             return summary ?? .empty(item, on: defaultScale)
         }
+    }
+
+    /// Exact: the cache holds every row as last committed (see `SummaryCache`).
+    public func cachedSummary(of item: ItemID, defaultScale: Scale) -> ItemSummary? {
+        cache?.entry(item).map { Self.summary(item, $0, defaultScale) }
+    }
+
+    public func cachedSummaries(of items: [ItemID], defaultScale: Scale) -> [ItemSummary]? {
+        guard let cache else { return nil }
+        var summaries: [ItemSummary] = []
+        summaries.reserveCapacity(items.count)
+        for item in items {
+            guard let entry = cache.entry(item) else { return nil }
+            summaries.append(Self.summary(item, entry, defaultScale))
+        }
+        return summaries
     }
 
     private static func summary(_ item: ItemID, _ entry: SummaryCache.Entry, _ defaultScale: Scale) -> ItemSummary {
@@ -88,14 +102,8 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// In place when no rater is named and every item is cached; else on a reader thread.
     public func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
-        if rater == nil, let cache {
-            var listings: [ItemListing] = []
-            listings.reserveCapacity(items.count)
-            for item in items {
-                guard let entry = cache.entry(item) else { break }
-                listings.append(ItemListing(summary: Self.summary(item, entry, defaultScale), myStars: nil))
-            }
-            if listings.count == items.count { return completion(.success(listings)) }
+        if rater == nil, let cached = cachedSummaries(of: items, defaultScale: defaultScale) {
+            return completion(.success(cached.map { ItemListing(summary: $0, myStars: nil) }))
         }
         readers.read(completion) { [cache] reader in
             let marks = cache.map { cache in items.map(cache.beginRead) }

@@ -11,10 +11,18 @@ extension RatingsAPI {
     func readSummary(_ context: RequestContext) throws {
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
-        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { [renderings] summary in
-            let rendering = renderings.rendering(of: summary, in: language)
-            return Responses.representation(in: language, body: rendering.json, etag: rendering.etag)
+        // At once from the store's memory when it can vouch for it, else once it has read.
+        if let summary = store.cachedSummary(of: item, defaultScale: configuration.defaultScale) {
+            return context.respond(summaryResponse(summary, in: language))
+        }
+        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { [self] summary in
+            summaryResponse(summary, in: language)
         })
+    }
+
+    private func summaryResponse(_ summary: ItemSummary, in language: WireLanguage) -> HTTPResponse {
+        let rendering = renderings.rendering(of: summary, in: language)
+        return Responses.representation(in: language, body: rendering.json, etag: rendering.etag)
     }
 
     func readSummaries(_ context: RequestContext) throws {
@@ -22,18 +30,25 @@ extension RatingsAPI {
         let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
         let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
             .map { try services.access.batchRater($0, caller: context.identity()) }
-        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply { [renderings] listings in
+        if rater == nil, let summaries = store.cachedSummaries(of: items, defaultScale: configuration.defaultScale) {
+            return context.respond(summaryList(summaries, in: language))
+        }
+        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply { [self] listings in
             guard rater == nil else {
                 return Responses.representation(in: language) { wire, json in wire.listingsWithStars(listings, into: &json) }
             }
-            // Without a rater every entry is a summary rendered before: copy the bytes, and
-            // derive the ETag from theirs instead of hashing the whole body again.
-            let parts = listings.map { renderings.rendering(of: $0.summary, in: language) }
-            var json = JSONWriter(capacity: parts.reduce(16) { $0 + $1.json.count + 1 })
-            WireFormat.summaryList(parts.lazy.map(\.json), into: &json)
-            return Responses.representation(in: language, body: json.bytes,
-                                            etag: Responses.etag(combining: parts.lazy.map(\.etag), language.language.tag))
+            return summaryList(listings.map(\.summary), in: language)
         })
+    }
+
+    /// A list of summaries without a rater's stars: every entry is a summary rendered before, so
+    /// copy the bytes, and derive the ETag from theirs instead of hashing the whole body again.
+    private func summaryList(_ summaries: [ItemSummary], in language: WireLanguage) -> HTTPResponse {
+        let parts = summaries.map { renderings.rendering(of: $0, in: language) }
+        var json = JSONWriter(capacity: parts.reduce(16) { $0 + $1.json.count + 1 })
+        WireFormat.summaryList(parts.lazy.map(\.json), into: &json)
+        return Responses.representation(in: language, body: json.bytes,
+                                        etag: Responses.etag(combining: parts.lazy.map(\.etagHash), language.language.tag))
     }
 
     /// The ids of a batch, in every form clients send them: one comma-separated value (commas

@@ -59,19 +59,22 @@ enum Responses {
     }
 
     /// `"` + FNV-1a 64 of the body, a zero byte and the language tag, in hex + `"`.
-    static func etag(_ bytes: [UInt8], _ language: String) -> String {
+    static func etag(_ bytes: [UInt8], _ language: String) -> String { ASCII.hex(etagHash(bytes, language), quoted: true) }
+
+    /// The hash a body's ETag quotes: FNV-1a 64 of the body, a zero byte and the language tag.
+    static func etagHash(_ bytes: [UInt8], _ language: String) -> UInt64 {
         var hash = FNV1a.hash(bytes)
         hash.add(byte: 0)
         hash.add(language.utf8)
-        return hash.quotedHex
+        return hash.value
     }
 
-    /// The strong ETag of a body made of parts whose own ETags are `etags`, in this order: it
+    /// The strong ETag of a body made of parts whose own ETags quote `hashes`, in this order: it
     /// changes whenever one of them would, without hashing the body's bytes again.
-    static func etag(combining etags: some Sequence<String>, _ language: String) -> String {
+    static func etag(combining hashes: some Sequence<UInt64>, _ language: String) -> String {
         var hash = FNV1a()
         hash.add(byte: UInt8(ascii: "["))
-        for etag in etags { hash.add(etag.utf8) }
+        for part in hashes { hash.add(part) }
         hash.add(byte: 0)
         hash.add(language.utf8)
         return hash.quotedHex

@@ -1,3 +1,4 @@
+import ASCIIKit
 import JSON
 import Locking
 import RatingsCore
@@ -13,13 +14,17 @@ final class SummaryRenderings: Sendable {
         let summary: ItemSummary
         /// The Summary object's JSON.
         let json: [UInt8]
-        /// The strong ETag of `json` alone as a body in this language.
+        /// The hash the strong ETag of `json` alone as a body in this language quotes, kept
+        /// so a list's ETag combines hashes instead of hashing the ETags' text.
+        let etagHash: UInt64
+        /// That ETag.
         let etag: String
 
-        init(summary: ItemSummary, json: [UInt8], etag: String) {
+        init(summary: ItemSummary, json: [UInt8], language: WireLanguage) {
             self.summary = summary
             self.json = json
-            self.etag = etag
+            etagHash = Responses.etagHash(json, language.language.tag)
+            etag = ASCII.hex(etagHash, quoted: true)
         }
     }
 
@@ -46,7 +51,7 @@ final class SummaryRenderings: Sendable {
         if let cached = cache.withShard(of: key, { $0.value(key) }), cached.summary == summary { return cached }
         var json = JSONWriter(capacity: 384)
         WireFormat(language: language).summary(summary, into: &json)
-        let rendering = Rendering(summary: summary, json: json.bytes, etag: Responses.etag(json.bytes, language.language.tag))
+        let rendering = Rendering(summary: summary, json: json.bytes, language: language)
         cache.withShard(of: key) { $0.store(key, rendering) }
         return rendering
     }

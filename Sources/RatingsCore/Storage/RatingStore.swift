@@ -15,6 +15,14 @@ public protocol RatingStore: Sendable {
     /// stars when a rater is named, read from one snapshot.
     func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>)
 
+    /// The item's summary when the store holds it in memory and knows it current (no
+    /// acknowledged write is newer); else nil, and the caller asks `summary(of:)`. A hot read so
+    /// answers at once, without a continuation. Never waits.
+    func cachedSummary(of item: ItemID, defaultScale: Scale) -> ItemSummary?
+
+    /// `cachedSummary` of several items, in the order given: nil unless every one is cached.
+    func cachedSummaries(of items: [ItemID], defaultScale: Scale) -> [ItemSummary]?
+
     /// One rater's rating of an item, or nil when there is none.
     func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>)
 
@@ -142,3 +150,10 @@ public struct ConfigureOutcome: Sendable {
 /// A failure of the storage itself (disk, lock, corruption), as opposed to a refused input.
 /// The API answers these with 503 and logs the description.
 public protocol StorageFailure: Error, CustomStringConvertible {}
+
+/// Stores that keep nothing in memory answer every read through `summary(of:)`.
+extension RatingStore {
+    public func cachedSummary(of item: ItemID, defaultScale: Scale) -> ItemSummary? { nil }
+
+    public func cachedSummaries(of items: [ItemID], defaultScale: Scale) -> [ItemSummary]? { nil }
+}
