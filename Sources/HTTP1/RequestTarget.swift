@@ -38,16 +38,22 @@ public struct RequestTarget: Sendable, Equatable {
     /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
     /// The leading `/` yields no segment, so `/v1/items/a` is `["v1", "items", "a"]`.
     public var pathSegments: [String]? {
-        let bytes = rawPath.utf8
-        guard let slash = bytes.first, slash == UInt8(ascii: "/") else { return [] }
-        var segments: [String] = []
-        segments.reserveCapacity(6)
-        var decodes = true
-        ASCII.forEachPiece(of: rawPath[bytes.index(after: bytes.startIndex)...], separatedBy: UInt8(ascii: "/")) { piece in
-            guard decodes else { return }
-            if let decoded = PercentDecoding.decode(piece) { segments.append(decoded) } else { decodes = false }
+        var path = rawPath
+        return path.withUTF8 { bytes -> [String]? in
+            guard bytes.first == UInt8(ascii: "/") else { return [] }
+            // Cut from the bytes: "/" and "%" are ASCII, and the text was valid UTF-8.
+            var segments: [String] = []
+            segments.reserveCapacity(6)
+            var start = 1
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                guard let decoded = PercentDecoding.decode(segment) else { return nil }
+                segments.append(decoded)
+                if end == bytes.count { return segments }
+                start = end + 1
+            }
         }
-        return decodes ? segments : nil
     }
 
     private static func items(of query: String) -> [(name: String, value: String)] {
@@ -82,26 +88,31 @@ public enum PercentDecoding {
     /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
     /// `+` is left as is: it means a space only in HTML forms, not in URLs.
     public static func decode(_ text: String) -> String? {
-        hasEscape(text[...]) ? decodeEscapes(text[...]) : text
+        hasEscape(text[...]) ? decodeEscapes(text.utf8) : text
     }
 
     /// `decode` of a part of a string.
     public static func decode(_ text: Substring) -> String? {
-        hasEscape(text) ? decodeEscapes(text) : String(text)
+        hasEscape(text) ? decodeEscapes(text.utf8) : String(text)
+    }
+
+    /// `decode` of the UTF-8 bytes of a text (a path segment cut from its request target).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        bytes.contains(UInt8(ascii: "%")) ? decodeEscapes(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hasEscape(_ text: Substring) -> Bool {
         ASCII.firstIndex(of: UInt8(ascii: "%"), in: text.utf8) != nil
     }
 
-    private static func decodeEscapes(_ text: Substring) -> String? {
-        var utf8 = text.utf8
+    private static func decodeEscapes(_ text: some Collection<UInt8>) -> String? {
+        var input = text.makeIterator()
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        while let byte = utf8.popFirst() {
+        bytes.reserveCapacity(text.count)
+        while let byte = input.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = utf8.popFirst().flatMap(ASCII.hexValue),
-                  let low = utf8.popFirst().flatMap(ASCII.hexValue) else { return nil }
+            guard let high = input.next().flatMap(ASCII.hexValue),
+                  let low = input.next().flatMap(ASCII.hexValue) else { return nil }
             bytes.append(UInt8(high * 16 + low))
         }
         return String(validating: bytes, as: UTF8.self)

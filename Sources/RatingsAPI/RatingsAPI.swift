@@ -41,10 +41,11 @@ public final class RatingsAPI: Sendable {
     /// the request's loop.
     public func handle(_ request: HTTPRequest, _ environment: RequestEnvironment, respond: @escaping HTTPHandler.Respond) {
         let target = RequestTarget(request.target)
-        let matched = target.pathSegments.flatMap(router.match)
+        let path = target.pathSegments
+        let routeIndex = path.flatMap(router.match)
         let context = RequestContext(
             request: request, target: target, environment: environment,
-            route: matched.map { (index: $0.index, names: router.routes[$0.index].pattern.parameterNames, values: $0.parameters) },
+            route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern, path: path ?? []) },
             requestID: "", started: configuration.clock.monotonicSeconds(), services: services,
             middleware: middleware, deliver: respond)
         do {

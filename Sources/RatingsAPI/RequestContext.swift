@@ -15,9 +15,8 @@ final class RequestContext: @unchecked Sendable {
     let environment: RequestEnvironment
     /// The matched route's index in the route table (`nil`: no route matched).
     let routeIndex: Int?
-    /// The matched route's parameter values, in path order, and their names.
-    private let parameterNames: [String]
-    private let parameterValues: [String]
+    /// The matched route's pattern and the decoded path it matched, which holds its parameters.
+    private let route: (pattern: RoutePattern, path: [String])?
     /// The request id: the client's `X-Request-ID` when acceptable, else a generated one.
     var requestID: String
     /// When the complete request reached the API, on the monotonic clock.
@@ -27,15 +26,15 @@ final class RequestContext: @unchecked Sendable {
     private let middleware: [any Middleware]
     private let deliver: HTTPHandler.Respond
 
-    init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment, route: (index: Int, names: [String], values: [String])?,
+    init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment,
+         route: (index: Int, pattern: RoutePattern, path: [String])?,
          requestID: String, started: Double, services: APIServices, middleware: [any Middleware],
          deliver: @escaping HTTPHandler.Respond) {
         self.request = request
         self.target = target
         self.environment = environment
         routeIndex = route?.index
-        parameterNames = route?.names ?? []
-        parameterValues = route?.values ?? []
+        self.route = route.map { ($0.pattern, $0.path) }
         self.requestID = requestID
         self.started = started
         self.services = services
@@ -53,7 +52,7 @@ final class RequestContext: @unchecked Sendable {
 
     /// The value of the path parameter `name` (percent-decoded), or "" when the route has none.
     func parameter(_ name: String) -> String {
-        parameterNames.firstIndex(of: name).map { parameterValues[$0] } ?? ""
+        route.flatMap { $0.pattern.value(of: name, in: $0.path) } ?? ""
     }
 
     /// The language of the response: `lang`, else `Accept-Language`, else the fallback.

@@ -46,10 +46,14 @@ struct RouteTableTests {
     @Test("patterns match whole segments and capture parameters in path order")
     func patterns() {
         let pattern = RoutePattern("/v1/items/{itemId}/ratings/{raterId}")
-        #expect(pattern.match(["v1", "items", "a", "ratings", "b"]) == ["a", "b"])
-        #expect(pattern.match(["v1", "items", "a", "ratings"]) == nil)
-        #expect(pattern.match(["v1", "items", "a", "rating", "b"]) == nil)
-        #expect(RoutePattern("/healthz").match(["healthz"]) == [])
+        let path = ["v1", "items", "a", "ratings", "b"]
+        #expect(pattern.matches(path))
+        #expect(pattern.value(of: "itemId", in: path) == "a" && pattern.value(of: "raterId", in: path) == "b")
+        #expect(pattern.value(of: "other", in: path) == nil)
+        #expect(!pattern.matches(["v1", "items", "a", "ratings"]))
+        #expect(!pattern.matches(["v1", "items", "a", "rating", "b"]))
+        #expect(RoutePattern("/healthz").matches(["healthz"]))
+        #expect(!RoutePattern("/healthz").matches(["healthz", ""]))
     }
 }
 

@@ -48,12 +48,9 @@ struct MethodEndpoint: Sendable {
 struct Router: Sendable {
     let routes: [Route]
 
-    /// The route that matches, its index in `routes` (for metrics kept in arrays), and its
-    /// parameters' values in path order; nil when no pattern matches.
-    func match(_ path: [String]) -> (index: Int, parameters: [String])? {
-        for (index, route) in routes.enumerated() {
-            if let parameters = route.pattern.match(path) { return (index, parameters) }
-        }
-        return nil
+    /// The index in `routes` (for metrics kept in arrays) of the route whose pattern matches
+    /// `path`; nil when none does.
+    func match(_ path: [String]) -> Int? {
+        routes.firstIndex { $0.pattern.matches(path) }
     }
 }

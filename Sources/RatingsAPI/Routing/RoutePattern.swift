@@ -11,6 +11,8 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     let segments: [Segment]
     /// The parameter names, in path order.
     let parameterNames: [String]
+    /// Where each of them sits in the path.
+    private let parameterPositions: [Int]
 
     /// Reads `/a/{name}/b`: a segment in braces is a parameter, anything else a literal.
     init(_ text: String) {
@@ -18,21 +20,25 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { segment in
             segment.hasPrefix("{") && segment.hasSuffix("}") ? .parameter(String(segment.dropFirst().dropLast())) : .literal(String(segment))
         }
-        parameterNames = segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
+        let parameters = segments.enumerated().compactMap { position, segment in
+            if case .parameter(let name) = segment { (name: name, position: position) } else { nil }
+        }
+        parameterNames = parameters.map(\.name)
+        parameterPositions = parameters.map(\.position)
     }
 
-    /// The parameters' values when `path` (percent-decoded segments) matches, in path order.
-    func match(_ path: [String]) -> [String]? {
-        guard path.count == segments.count else { return nil }
-        // Literals first, so a pattern that fails late allocates nothing for its values.
+    /// Whether `path` (percent-decoded segments) has this pattern's length and literals. The
+    /// parameters' values are read from the path itself when asked for, so matching allocates nothing.
+    func matches(_ path: [String]) -> Bool {
+        guard path.count == segments.count else { return false }
         for (segment, actual) in zip(segments, path) {
-            if case .literal(let literal) = segment, literal != actual { return nil }
+            if case .literal(let literal) = segment, literal != actual { return false }
         }
-        var values: [String] = []
-        values.reserveCapacity(parameterNames.count)
-        for (segment, actual) in zip(segments, path) {
-            if case .parameter = segment { values.append(actual) }
-        }
-        return values
+        return true
+    }
+
+    /// The value of the parameter `name` in a `path` this pattern matches; nil when it has none.
+    func value(of name: String, in path: [String]) -> String? {
+        parameterNames.firstIndex(of: name).map { path[parameterPositions[$0]] }
     }
 }
