@@ -31,11 +31,12 @@ def reads(server, work, runs, seconds):
         # Every round measures all four, so each ratio compares figures taken in the same
         # stretch of time: on a shared machine the speed drifts from minute to minute.
         for run in range(runs):
-            rounds["nginx"].append(measure_once(nginx.url, nginx.rss_kib, seconds=seconds))
-            rounds["get_summary"].append(measure_once(server.base + HOT, server.rss_kib, seconds=seconds))
-            rounds["get_display"].append(measure_once(server.base + DISPLAY, server.rss_kib, seconds=seconds))
+            rounds["nginx"].append(measure_once(nginx.url, nginx.rss_kib, seconds=seconds, cpu_pids=nginx.pids))
+            rounds["get_summary"].append(measure_once(server.base + HOT, server.rss_kib, seconds=seconds, cpu_pids=server.pids))
+            rounds["get_display"].append(measure_once(server.base + DISPLAY, server.rss_kib, seconds=seconds,
+                                                      cpu_pids=server.pids))
             rounds["get_batch_20"].append(measure_once(server.base + "/v1/items", server.rss_kib, seconds=seconds,
-                                                       script="get-batch.lua"))
+                                                       script="get-batch.lua", cpu_pids=server.pids))
     finally:
         nginx.stop()
     result = {name: summarize(name, values) for name, values in rounds.items()}
@@ -56,8 +57,10 @@ def writes(server, work, runs, seconds):
     for run in range(runs):
         ceilings.append(ceiling.run(seconds))
         log(f"  sqlite_ceiling: {ceilings[-1]:.0f} ratings/s")
-        puts.append(measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="put-ratings.lua", run=f"p{run}"))
+        puts.append(measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="put-ratings.lua", run=f"p{run}",
+                                 cpu_pids=server.pids))
     result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
+              "sqlite_ceiling_cpu_us": {key: statistics.median(run[key] for run in ceiling.cpu_us) for key in ("user_us", "system_us")},
               "put_rating": summarize("put_rating", puts)}
     mixed = [measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="mixed.lua", run=f"m{run}")
              for run in range(runs)]

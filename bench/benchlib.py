@@ -1,7 +1,7 @@
 """The parts the benchmark is built from: the server under test, the load generator, the two
 references (nginx answering from memory, SQLite called straight from C), a private PostgreSQL
 cluster, and the ways data is put in place. bench.py decides what to measure with them."""
-import atexit, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import atexit, json, os, re, resource, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -55,6 +55,10 @@ class Server:
 
     def rss_kib(self):
         return rss_kib(self.process.pid)
+
+    @property
+    def pids(self):
+        return (self.process.pid,)
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
@@ -138,16 +142,36 @@ def summarize(name, results):
     for result in results:
         log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else ""))
-    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms", "errors")}
+    keys = ("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
+    median = {key: statistics.median(r[key] for r in results) for key in keys}
     if any(r.get("rss_mib") for r in results):
         median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
     median["runs"] = results
     return median
 
 
-def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"):
+def cpu_seconds(*pids):
+    """The user and the kernel CPU time the processes have used so far, in seconds."""
+    user = system = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        user, system = user + int(fields[11]), system + int(fields[12]) # utime, stime (man 5 proc)
+    ticks = os.sysconf("SC_CLK_TCK")
+    return user / ticks, system / ticks
+
+
+def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r", cpu_pids=()):
+    """One wrk run; with `rss`, the peak RSS during it; with `cpu_pids`, the CPU time those
+    processes spent per completed request, in user space and in the kernel (µs)."""
     sampler = RSSSampler(rss) if rss else None
+    before = cpu_seconds(*cpu_pids) if cpu_pids else None
     result = wrk(url, connections, seconds, script, run)
+    if before:
+        after = cpu_seconds(*cpu_pids)
+        requests = max(1, result["requests"])
+        result["user_us"] = round((after[0] - before[0]) * 1e6 / requests, 2)
+        result["system_us"] = round((after[1] - before[1]) * 1e6 / requests, 2)
     if sampler:
         result["rss_mib"] = round(sampler.stop() / 1024, 1)
     return result
@@ -260,6 +284,11 @@ http {{
     def rss_kib(self):
         return rss_kib(self.master, self.worker)
 
+    @property
+    def pids(self):
+        """The worker, which answers every request (the master only waits)."""
+        return (self.worker,)
+
     def stop(self):
         subprocess.run(["nginx", "-c", self.config, "-p", self.root, "-s", "stop"], check=False)
 
@@ -274,14 +303,21 @@ class SQLiteCeiling:
         subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "sqlite-ceiling.c"), "-lsqlite3"], check=True)
         migrations = os.path.join(ROOT, "migrations", "sqlite")
         self.migrations = [os.path.join(migrations, name) for name in sorted(os.listdir(migrations)) if name.endswith(".sql")]
+        self.cpu_us = [] # per run: CPU time per rating written, user and kernel
 
     def run(self, seconds):
         database = os.path.join(self.workdir, "ceiling.sqlite")
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(database + suffix):
                 os.remove(database + suffix)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), *self.migrations],
                                 capture_output=True, text=True, check=True).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # Per rating written, set-up included (a fraction of a second against the whole run).
+        ratings = 64 * int(re.search(r"commits=(\d+)", output).group(1))
+        self.cpu_us.append({"user_us": round((after.ru_utime - before.ru_utime) * 1e6 / ratings, 2),
+                            "system_us": round((after.ru_stime - before.ru_stime) * 1e6 / ratings, 2)})
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
 
 

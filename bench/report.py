@@ -79,6 +79,23 @@ def render_postgresql(report):
     return "\n".join(lines) + "\n"
 
 
+def cpu_per_request(reads, writes):
+    """Where each request's time goes: the answering process's CPU time (user space and kernel)
+    over each run, per request, median of the runs. Absent from results older than the field."""
+    if "user_us" not in reads["nginx"]:
+        return []
+    lines = ["", "CPU time per request, from `/proc/PID/stat` of the answering process over each run (the "
+             "kernel's share is the sockets and loopback TCP, the same work for every server here):", "",
+             row("", "user µs", "kernel µs", "total µs"), "|---|---:|---:|---:|"]
+    for label, figures in (("nginx, `return 200`", reads["nginx"]), ("`GET /v1/items/{id}`, hot summary", reads["get_summary"]),
+                           ("`GET /v1/display`", reads["get_display"]), ("`GET /v1/items?ids=` 20 ids", reads["get_batch_20"]),
+                           ("durable `PUT`, every thread of the server", writes["put_rating"]),
+                           ("SQLite alone from C, per rating written", writes["sqlite_ceiling_cpu_us"])):
+        lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}",
+                         f"{figures['user_us'] + figures['system_us']:.1f}"))
+    return lines
+
+
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
     return "\n".join(intro(report) + ratios(report) + [""] + scaling(report)) + "\n"
@@ -114,6 +131,8 @@ def render(report):
             for verb, name in (("`GET /v1/items/{id}`", "get_summary"), ("durable `PUT`", "put_rating")):
                 p = pg[key][name]
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
+
+    lines += cpu_per_request(reads, writes)
 
     idle = report["idle_1000"]
     lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
