@@ -69,6 +69,17 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         try shard(key).withLock(body)
     }
 
+    /// The cached value of `key` when there is one and `isCurrent` accepts it; else `make()`'s,
+    /// cached for the next caller. `make` runs outside the lock, so however long it takes, other
+    /// lookups of the shard go on meanwhile (two callers may then both make the value).
+    @inlinable
+    public func value(of key: Key, isCurrent: (Value) -> Bool = { _ in true }, orMake make: () -> Value) -> Value {
+        if let cached = withShard(of: key, { $0.value(key) }), isCurrent(cached) { return cached }
+        let made = make()
+        withShard(of: key) { $0.store(key, made) }
+        return made
+    }
+
     @inlinable
     func shard(_ key: Key) -> Locked<Shard> {
         let bits = spread(key)

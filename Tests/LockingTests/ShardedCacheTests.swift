@@ -41,6 +41,22 @@ struct ShardedCacheTests {
         #expect(cache.withShard(of: "a") { $0.value("a") } == nil)
     }
 
+    @Test("value(of:) makes a value once, reuses it while it is current, and makes it again when not")
+    func lookupOrMake() {
+        let cache = ShardedCache<String, Int>(capacity: 64)
+        var made = 0
+        func make() -> Int {
+            made += 1
+            return made
+        }
+        #expect(cache.value(of: "a", orMake: make) == 1)
+        #expect(cache.value(of: "a", orMake: make) == 1)
+        #expect(cache.value(of: "a", isCurrent: { $0 >= 2 }, orMake: make) == 2)
+        #expect(cache.value(of: "a", orMake: make) == 2)
+        #expect(cache.value(of: "b", orMake: make) == 3)
+        #expect(made == 3)
+    }
+
     @Test("colliding hashes: every key stays findable through stores and removals, as a dictionary would",
           arguments: [3, 7, 1_000])
     func collisionsBehaveLikeADictionary(distinctHashes: Int) {

@@ -35,12 +35,10 @@ final class DisplayRenderings: Sendable {
 
     /// `value` displayed on `scale` in `language`, rendered: from memory when it was before, else now.
     func rendering(of value: ExactValue, on scale: Scale, in language: WireLanguage) -> Rendering {
-        let key = Key(value: value, maxRating: scale.maxRating, language: ObjectIdentifier(language))
-        if let cached = cache.withShard(of: key, { $0.value(key) }) { return cached }
-        var json = JSONWriter(capacity: 512)
-        WireFormat(language: language).display(Display(value, on: scale), into: &json)
-        let rendering = Rendering(json: json.bytes, etag: Responses.etag(json.bytes, language.language.tag))
-        cache.withShard(of: key) { $0.store(key, rendering) }
-        return rendering
+        cache.value(of: Key(value: value, maxRating: scale.maxRating, language: ObjectIdentifier(language))) {
+            var json = JSONWriter(capacity: 512)
+            WireFormat(language: language).display(Display(value, on: scale), into: &json)
+            return Rendering(json: json.bytes, etag: Responses.etag(json.bytes, language.language.tag))
+        }
     }
 }

@@ -47,12 +47,10 @@ final class SummaryRenderings: Sendable {
 
     /// `summary` rendered in `language`: from memory when it was rendered before, else now.
     func rendering(of summary: ItemSummary, in language: WireLanguage) -> Rendering {
-        let key = Key(item: summary.item, language: ObjectIdentifier(language))
-        if let cached = cache.withShard(of: key, { $0.value(key) }), cached.summary == summary { return cached }
-        var json = JSONWriter(capacity: 384)
-        WireFormat(language: language).summary(summary, into: &json)
-        let rendering = Rendering(summary: summary, json: json.bytes, language: language)
-        cache.withShard(of: key) { $0.store(key, rendering) }
-        return rendering
+        cache.value(of: Key(item: summary.item, language: ObjectIdentifier(language)), isCurrent: { $0.summary == summary }) {
+            var json = JSONWriter(capacity: 384)
+            WireFormat(language: language).summary(summary, into: &json)
+            return Rendering(summary: summary, json: json.bytes, language: language)
+        }
     }
 }
