@@ -2,7 +2,8 @@
 /// `ShardedCache` shard. The caller hands in each key's hash, which its cache computed once, so a
 /// lookup compares stored hashes and, on a match, the key: no hashing of the key here, where a
 /// `Dictionary` hashes it again on every lookup. It never grows: the shard starts a new one when
-/// one is full, and at most half the slots are ever in use, so a probe always meets an empty slot.
+/// one is full, and at most three quarters of the slots are ever in use (about what a
+/// `Dictionary` allows itself), so a probe always meets an empty slot, after a few steps.
 @usableFromInline
 struct ProbeTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Each slot's hash, 0 when the slot is empty (a real hash of 0 is stored as 1).
@@ -12,12 +13,13 @@ struct ProbeTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline var count = 0
     @usableFromInline let capacity: Int
 
-    /// Room for `capacity` entries, in twice as many slots (at least 8).
+    /// Room for `capacity` entries, in the fewest slots (a power of two, at least 8) that keeps
+    /// them to three quarters full: the slots hold the values themselves, so spare ones cost memory.
     @usableFromInline
     init(capacity: Int) {
         self.capacity = max(1, capacity)
         var slots = 8
-        while slots < self.capacity * 2 { slots <<= 1 }
+        while slots * 3 < self.capacity * 4 { slots <<= 1 }
         hashes = Array(repeating: 0, count: slots)
         keys = Array(repeating: nil, count: slots)
         values = Array(repeating: nil, count: slots)
