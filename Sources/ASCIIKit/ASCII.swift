@@ -103,19 +103,25 @@ public enum ASCII {
     @inlinable
     public static func forEachPiece(of text: Substring, separatedBy separator: UInt8,
                                     _ body: (String) throws -> Void) rethrows {
-        if try text.utf8.withContiguousStorageIfAvailable({ try forEachPiece(of: $0, separatedBy: separator, body) }) == nil {
-            try Array(text.utf8).withUnsafeBufferPointer { try forEachPiece(of: $0, separatedBy: separator, body) }
+        // The text was valid UTF-8 and the separator is ASCII, so every piece is too.
+        if try text.utf8.withContiguousStorageIfAvailable({ bytes in
+            try forEachSlice(of: bytes, separatedBy: separator) { try body(String(decoding: $0, as: UTF8.self)) }
+        }) == nil {
+            try Array(text.utf8).withUnsafeBufferPointer { bytes in
+                try forEachSlice(of: bytes, separatedBy: separator) { try body(String(decoding: $0, as: UTF8.self)) }
+            }
         }
     }
 
+    /// Calls `body` with each run of `bytes` between `separator` bytes, in order, empty runs
+    /// included: `forEachPiece` for callers that cut the pieces further before making text.
     @inlinable
-    static func forEachPiece(of bytes: UnsafeBufferPointer<UInt8>, separatedBy separator: UInt8,
-                             _ body: (String) throws -> Void) rethrows {
+    public static func forEachSlice(of bytes: UnsafeBufferPointer<UInt8>, separatedBy separator: UInt8,
+                                    _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         var start = 0
         while true {
             let end = bytes[start...].firstIndex(of: separator) ?? bytes.endIndex
-            // The text was valid UTF-8 and the separator is ASCII, so every piece is too.
-            try body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+            try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             if end == bytes.endIndex { return }
             start = end + 1
         }

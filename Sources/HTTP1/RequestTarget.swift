@@ -44,15 +44,12 @@ public struct RequestTarget: Sendable, Equatable {
             // Cut from the bytes: "/" and "%" are ASCII, and the text was valid UTF-8.
             var segments: [String] = []
             segments.reserveCapacity(6)
-            var start = 1
-            while true {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
-                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                guard let decoded = PercentDecoding.decode(segment) else { return nil }
-                segments.append(decoded)
-                if end == bytes.count { return segments }
-                start = end + 1
+            var decodes = true
+            ASCII.forEachSlice(of: UnsafeBufferPointer(rebasing: bytes[1...]), separatedBy: UInt8(ascii: "/")) { segment in
+                guard decodes else { return }
+                if let decoded = PercentDecoding.decode(segment) { segments.append(decoded) } else { decodes = false }
             }
+            return decodes ? segments : nil
         }
     }
 
@@ -63,15 +60,10 @@ public struct RequestTarget: Sendable, Equatable {
         var query = query
         return query.withUTF8 { bytes in
             var items: [(name: String, value: String)] = []
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-                if end > start {
-                    let pair = bytes[start..<end]
-                    let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? end
-                    items.append((text(pair[..<equals]), equals < end ? text(pair[(equals + 1)...]) : ""))
-                }
-                start = end + 1
+            ASCII.forEachSlice(of: bytes, separatedBy: UInt8(ascii: "&")) { pair in
+                guard !pair.isEmpty else { return }
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                items.append((text(pair[..<equals]), equals < pair.endIndex ? text(pair[(equals + 1)...]) : ""))
             }
             return items
         }
