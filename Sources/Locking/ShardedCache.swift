@@ -19,8 +19,9 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         }
 
         /// The value for `key`, if cached.
-        @inlinable public mutating func value(_ key: Key) -> Value? {
-            let hash = spread(key)
+        @inlinable public mutating func value(_ key: Key) -> Value? { value(key, hash: spread(key)) }
+
+        @inlinable mutating func value(_ key: Key, hash: UInt64) -> Value? {
             if let value = current.value(key, hash: hash) { return value }
             guard let value = previous.remove(key, hash: hash) else { return nil }
             put(key, hash, value)
@@ -52,7 +53,7 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Holds at most about `capacity` entries (0 caches nothing useful: every store replaces the last).
     /// `spread` is the key's hash: its bits pick the shard and the slot in it, and it is called
-    /// once or twice per lookup, so a key that carries a hash computed once (as `ItemID` does)
+    /// once per step (twice through `withShard`), so a key that carries a hash computed once (as `ItemID` does)
     /// makes a lookup cost no hashing at all. By default the key's `hashValue`. It must be as good
     /// as that: seeded per process, so nobody can choose keys that collide and turn a lookup into
     /// a long search; equal keys need equal spreads, and unequal ones may share one.
@@ -74,15 +75,18 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// lookups of the shard go on meanwhile (two callers may then both make the value).
     @inlinable
     public func value(of key: Key, isCurrent: (Value) -> Bool = { _ in true }, orMake make: () -> Value) -> Value {
-        if let cached = withShard(of: key, { $0.value(key) }), isCurrent(cached) { return cached }
+        // Hashed once for the lookup and the store: with the default spread that is a full hash.
+        let hash = spread(key)
+        let shard = shard(hash: hash)
+        if let cached = shard.withLock({ $0.value(key, hash: hash) }), isCurrent(cached) { return cached }
         let made = make()
-        withShard(of: key) { $0.store(key, made) }
+        shard.withLock { $0.put(key, hash, made) }
         return made
     }
 
     @inlinable
-    func shard(_ key: Key) -> Locked<Shard> {
-        let bits = spread(key)
-        return shards[Int((bits ^ bits >> 32) % UInt64(shards.count))]
-    }
+    func shard(_ key: Key) -> Locked<Shard> { shard(hash: spread(key)) }
+
+    @inlinable
+    func shard(hash bits: UInt64) -> Locked<Shard> { shards[Int((bits ^ bits >> 32) % UInt64(shards.count))] }
 }
