@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
-        // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a.
+        // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a, byte buffers.
         .target(name: "ASCIIKit", swiftSettings: strict),
         // A lock ThreadSanitizer can see (pthread mutex), shared by the modules that lock.
         .target(name: "Locking", swiftSettings: strict),
@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking"],
+        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT"],
+        .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT", "ASCIIKit"],
                     swiftSettings: strict),
         .testTarget(name: "ProgramTests", dependencies: ["TestSupport", "ratings", "SQLiteStore", "RatingsCore", "Locking"], swiftSettings: strict),
     ],

@@ -144,19 +144,29 @@ public enum ASCII {
     /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
     @inlinable
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withDecimalDigits(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with `value` in decimal digits (a minus sign first when negative), written
+    /// on the stack.
+    @inlinable
+    public static func withDecimalDigits<Result>(of value: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var magnitude = value.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        return withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {
                 buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
+            if value < 0 {
+                buffer[19 - count] = UInt8(ascii: "-")
+                count += 1
+            }
+            return body(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
         }
     }
 

@@ -1,3 +1,5 @@
+public import ASCIIKit
+
 /// The one thing the server knows of the application: a request goes in with the environment it
 /// arrived in, and exactly one response comes out through `respond`, on any thread, now or later.
 /// The server adds `Date`, `Content-Length` and `Connection` and drops the body for HEAD; it
@@ -42,7 +44,7 @@ public protocol RequestLoop: AnyObject, Sendable {
     func execute(_ task: @escaping @Sendable () -> Void)
     /// Queues one access-log line: `write` appends it (without its newline) straight to the
     /// loop's log buffer, so a line costs no buffer of its own. Only on the loop's thread.
-    func appendLogLine(_ write: (inout [UInt8]) -> Void)
+    func appendLogLine(_ write: (inout ByteBuffer) -> Void)
 }
 
 extension RequestLoop {

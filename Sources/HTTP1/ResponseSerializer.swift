@@ -1,35 +1,34 @@
-import ASCIIKit
+public import ASCIIKit
 
 /// Writes a response head and body as HTTP/1.1 bytes, appending to a reusable buffer so no
-/// per-response buffer is allocated.
+/// per-response buffer is allocated, each piece one `memcpy` (see `ByteBuffer`).
 public enum ResponseSerializer {
     /// Appends `response` to `buffer`. `includeBody` is false for HEAD; `Content-Length` still
     /// tells the length the GET would have had (RFC 9110 §9.3.2).
     public static func write(_ response: HTTPResponse, date: String, keepAlive: Bool, includeBody: Bool,
-                             into buffer: inout [UInt8]) {
-        buffer.reserveCapacity(buffer.count + 256 + (includeBody ? response.body.count : 0))
-        ASCII.appendLiteral("HTTP/1.1 ", to: &buffer)
-        ASCII.appendDecimal(response.status, to: &buffer)
+                             into buffer: inout ByteBuffer) {
+        buffer.append("HTTP/1.1 " as StaticString)
+        buffer.appendDecimal(response.status)
         buffer.append(ByteClass.space)
-        ASCII.append(HTTPStatus.reason(response.status), to: &buffer)
-        ASCII.appendLiteral("\r\ndate: ", to: &buffer)
-        ASCII.append(date, to: &buffer)
-        ASCII.appendLiteral("\r\n", to: &buffer)
+        buffer.append(HTTPStatus.reason(response.status))
+        buffer.append("\r\ndate: " as StaticString)
+        buffer.append(date)
+        buffer.append("\r\n" as StaticString)
         // By index: iterating the fields as a sequence copies each one, a retain and release per string.
         let fields = response.headers.fields
         for index in fields.indices where !Self.writtenHere(fields[index].name) {
-            ASCII.append(fields[index].name, to: &buffer)
-            ASCII.appendLiteral(": ", to: &buffer)
-            ASCII.append(fields[index].value, to: &buffer)
-            ASCII.appendLiteral("\r\n", to: &buffer)
+            buffer.append(fields[index].name)
+            buffer.append(": " as StaticString)
+            buffer.append(fields[index].value)
+            buffer.append("\r\n" as StaticString)
         }
         if !response.forbidsBody {
-            ASCII.appendLiteral("content-length: ", to: &buffer)
-            ASCII.appendDecimal(response.body.count, to: &buffer)
-            ASCII.appendLiteral("\r\n", to: &buffer)
+            buffer.append("content-length: " as StaticString)
+            buffer.appendDecimal(response.body.count)
+            buffer.append("\r\n" as StaticString)
         }
-        ASCII.appendLiteral(keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n", to: &buffer)
-        if includeBody && !response.forbidsBody { buffer.append(contentsOf: response.body) }
+        buffer.append(keepAlive ? "connection: keep-alive\r\n\r\n" as StaticString : "connection: close\r\n\r\n")
+        if includeBody && !response.forbidsBody { buffer.append(response.body) }
     }
 
     /// The fields the serializer writes itself, so a handler's copy of them is dropped.

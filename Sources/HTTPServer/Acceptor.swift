@@ -1,3 +1,4 @@
+import ASCIIKit
 import CLinux
 import Glibc
 import HTTP1
@@ -75,7 +76,7 @@ final class Acceptor: EventSource, @unchecked Sendable {
     /// Answers one connection over the cap with 503, dated like every other response, and closes it.
     private func refuse(_ fd: Int32, peer: String) {
         shared.handler.refused(Acceptor.refusal, RequestEnvironment(peer: peer, loop: loop))
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer()
         ResponseSerializer.write(Acceptor.refusal.response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
         // Best effort on a fresh socket whose buffer is empty; the peer may already be gone.
         _ = try? syscall("send") { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }

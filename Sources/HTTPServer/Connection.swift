@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import HTTP1
+import ASCIIKit
 
 /// The IO shell around one connection's `ConnectionStateMachine`: it reads bytes into a buffer,
 /// feeds the machine events, and carries out the actions it returns (dispatch, write, linger,
@@ -31,7 +32,7 @@ final class Connection: EventSource, @unchecked Sendable {
     @exclusivity(unchecked) private var machine: ConnectionStateMachine
     @exclusivity(unchecked) private var input: [UInt8] = []
     @exclusivity(unchecked) private var inputStart = 0
-    @exclusivity(unchecked) private var output: [UInt8] = []
+    @exclusivity(unchecked) private var output = ByteBuffer()
     @exclusivity(unchecked) private var outputStart = 0
     @exclusivity(unchecked) private var watchedEvents: UInt32 = 0
     @exclusivity(unchecked) private var isOpen = true
@@ -143,7 +144,7 @@ final class Connection: EventSource, @unchecked Sendable {
                 }
             }
         case .sendContinue:
-            output.append(contentsOf: ResponseSerializer.continueBytes)
+            output.append(ResponseSerializer.continueBytes)
             flush()
         case .send(let response, let keepAlive, let includeBody):
             ResponseSerializer.write(response, date: loop.date, keepAlive: keepAlive, includeBody: includeBody, into: &output)
@@ -195,7 +196,7 @@ final class Connection: EventSource, @unchecked Sendable {
             outputStart += count
         }
         guard isOpen else { return }
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        output.removeAll(keepingCapacityUpTo: 64 * 1024)
         outputStart = 0
         perform(machine.outputFlushed(hasBufferedInput: buffered > 0, now: loop.now))
     }
@@ -236,6 +237,6 @@ final class Connection: EventSource, @unchecked Sendable {
         loop.connectionClosed()
         shared.metrics.connectionClosed()
         input = []
-        output = []
+        output.removeAll(keepingCapacityUpTo: 0)
     }
 }

@@ -2,6 +2,7 @@ import CLinux
 import HTTP1
 import Glibc
 import Locking
+import ASCIIKit
 
 /// Something an event loop watches: it is told which epoll events arrived, and ticked so it can
 /// check its own deadlines.
@@ -54,7 +55,7 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     private(set) var date = ""
     private var dateSecond: Int64 = -1
     /// Access-log lines written at the end of the iteration, one write for many lines.
-    @exclusivity(unchecked) private var logBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var logBuffer = ByteBuffer()
     private let logFD: Int32
 
     init(logFD: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
@@ -102,7 +103,7 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
         _ = try? syscall("write(eventfd)") { write(wakeFD, &one, 8) }
     }
 
-    func appendLogLine(_ write: (inout [UInt8]) -> Void) {
+    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {
         write(&logBuffer)
         logBuffer.append(UInt8(ascii: "\n"))
     }
@@ -230,12 +231,16 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
 
     private func flushLog() {
         guard !logBuffer.isEmpty else { return }
-        do {
-            try writeAll(logFD, logBuffer, operation: "write(access log)")
-        } catch {
-            errorLog("access log: \(error); \(logBuffer.count) bytes dropped")
+        let failure = logBuffer.withUnsafeBytes { bytes -> SystemError? in
+            do throws(SystemError) {
+                try writeAll(logFD, bytes, operation: "write(access log)")
+                return nil
+            } catch {
+                return error
+            }
         }
-        logBuffer.removeAll(keepingCapacity: logBuffer.capacity <= 256 * 1024)
+        if let failure { errorLog("access log: \(failure); \(logBuffer.count) bytes dropped") }
+        logBuffer.removeAll(keepingCapacityUpTo: 256 * 1024)
     }
 
     private func refreshClock() {

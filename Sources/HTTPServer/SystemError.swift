@@ -39,12 +39,12 @@ func syscallChecked<T: BinaryInteger>(_ operation: String, _ body: () -> T) thro
 }
 
 /// Writes all of `bytes` to `fd`, waiting for room when the descriptor is non-blocking and full.
-func writeAll(_ fd: Int32, _ bytes: [UInt8], operation: String) throws(SystemError) {
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, operation: String) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
         let result = try syscall(operation) {
             // Safe: offset < bytes.count inside this loop, so the pointer stays in the buffer.
-            bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            write(fd, bytes.baseAddress! + offset, bytes.count - offset)
         }
         switch result {
         case .done(let written): offset += written

@@ -1,3 +1,4 @@
+import ASCIIKit
 import Dispatch
 import Foundation
 import HTTP1
@@ -103,7 +104,7 @@ private final class QueueLoop: RequestLoop {
     init() { queue.setSpecific(key: key, value: true) }
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
     func execute(_ task: @escaping @Sendable () -> Void) { queue.async(execute: task) }
-    func appendLogLine(_ write: (inout [UInt8]) -> Void) {}
+    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {}
 }
 
 /// An in-memory store that delivers every result on a queue of its own, as a real engine does.

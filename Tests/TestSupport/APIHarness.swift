@@ -1,3 +1,4 @@
+import ASCIIKit
 import Dispatch
 public import HTTP1
 import Locking
@@ -72,10 +73,11 @@ private final class TestLoop: RequestLoop {
 
     var isCurrent: Bool { true }
     func execute(_ task: @escaping @Sendable () -> Void) { task() }
-    func appendLogLine(_ write: (inout [UInt8]) -> Void) {
-        var line: [UInt8] = []
+    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {
+        var line = ByteBuffer()
         write(&line)
-        logged.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        logged.withLock { $0.append(text) }
     }
     var lines: [String] { logged.withLock { $0 } }
 }

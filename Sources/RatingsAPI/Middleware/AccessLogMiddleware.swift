@@ -16,11 +16,12 @@ struct AccessLogMiddleware: Middleware {
         self.clock = clock
     }
 
-    private func now() -> [UInt8] {
+    /// Appends the time, copied under the lock rather than handed out (a retain and a release).
+    private func appendNow(to line: inout ByteBuffer) {
         let milliseconds = clock.wallMilliseconds()
-        return time.withLock { time in
+        time.withLock { time in
             if time.milliseconds != milliseconds { time = (milliseconds, Array(Timestamp.rfc3339(milliseconds: milliseconds).utf8)) }
-            return time.text
+            line.append(time.text)
         }
     }
 
@@ -44,34 +45,36 @@ struct AccessLogMiddleware: Middleware {
     }
 
     private func write(peer: String, request: (method: String, target: String, version: String)?, status: Int, bytes: Int,
-                       micros: Int, requestID: String?, into line: inout [UInt8]) {
+                       micros: Int, requestID: String?, into line: inout ByteBuffer) {
         switch format {
         case .text:
-            line += now()
+            appendNow(to: &line)
             line.append(UInt8(ascii: " "))
-            ASCII.append(peer, to: &line)
-            ASCII.appendLiteral(" \"", to: &line)
+            line.append(peer)
+            line.append(" \"" as StaticString)
             if let request {
-                ASCII.append(request.method, to: &line)
+                line.append(request.method)
                 line.append(UInt8(ascii: " "))
-                ASCII.append(request.target, to: &line)
+                line.append(request.target)
                 line.append(UInt8(ascii: " "))
-                ASCII.append(request.version, to: &line)
+                line.append(request.version)
             } else {
                 line.append(UInt8(ascii: "-"))
             }
-            ASCII.appendLiteral("\" ", to: &line)
-            ASCII.appendDecimal(status, to: &line)
+            line.append("\" " as StaticString)
+            line.appendDecimal(status)
             line.append(UInt8(ascii: " "))
-            ASCII.appendDecimal(bytes, to: &line)
+            line.appendDecimal(bytes)
             line.append(UInt8(ascii: " "))
-            ASCII.appendDecimal(micros, to: &line)
-            ASCII.appendLiteral("us id=", to: &line)
-            ASCII.append(requestID ?? "-", to: &line)
+            line.appendDecimal(micros)
+            line.append("us id=" as StaticString)
+            line.append(requestID ?? "-")
         case .json:
+            var now = ByteBuffer()
+            appendNow(to: &now)
             var json = JSONWriter(capacity: 256)
             json.beginObject()
-            json.key("time"); json.string(String(decoding: now(), as: UTF8.self))
+            json.key("time"); json.string(String(decoding: now.bytes, as: UTF8.self))
             json.key("peer"); json.string(peer)
             json.key("method"); if let request { json.string(request.method) } else { json.null() }
             json.key("target"); if let request { json.string(request.target) } else { json.null() }
@@ -81,7 +84,7 @@ struct AccessLogMiddleware: Middleware {
             json.key("durationMicros"); json.integer(micros)
             json.key("requestId"); if let requestID { json.string(requestID) } else { json.null() }
             json.endObject()
-            line += json.bytes
+            line.append(json.bytes)
         }
     }
 }

@@ -1,0 +1,44 @@
+import ASCIIKit
+import Testing
+
+@Suite("ByteBuffer: pieces appended in order, growing as needed")
+struct ByteBufferTests {
+    @Test("every kind of piece lands in order, across many growths")
+    func appendsInOrder() {
+        var buffer = ByteBuffer()
+        var expected: [UInt8] = []
+        let long = String(repeating: "é", count: 300) // not a small string, and not ASCII
+        for round in 0..<200 {
+            buffer.append("HTTP/1.1 " as StaticString); expected += Array("HTTP/1.1 ".utf8)
+            buffer.appendDecimal(round - 100); expected += Array(String(round - 100).utf8)
+            buffer.append(UInt8(ascii: " ")); expected.append(UInt8(ascii: " "))
+            buffer.append("ok"); expected += Array("ok".utf8)
+            buffer.append(long); expected += Array(long.utf8)
+            buffer.append([1, 2, 3]); expected += [1, 2, 3]
+            buffer.append([]); buffer.append("")
+        }
+        #expect(buffer.count == expected.count && buffer.capacity >= buffer.count)
+        #expect(buffer.bytes == expected)
+        buffer.withUnsafeBytes { #expect(Array($0) == expected) }
+    }
+
+    @Test("decimals at the edges of Int", arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
+    func decimals(value: Int) {
+        var buffer = ByteBuffer(capacity: 4)
+        buffer.appendDecimal(value)
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test("emptied, it keeps its storage up to the given size and frees larger storage")
+    func removeAll() {
+        var buffer = ByteBuffer()
+        buffer.append([UInt8](repeating: 7, count: 1_000))
+        buffer.removeAll(keepingCapacityUpTo: 4_096)
+        #expect(buffer.isEmpty && buffer.capacity >= 1_000)
+        buffer.append([UInt8](repeating: 8, count: 5_000))
+        buffer.removeAll(keepingCapacityUpTo: 4_096)
+        #expect(buffer.isEmpty && buffer.capacity == 0)
+        buffer.append("again")
+        #expect(buffer.bytes == Array("again".utf8))
+    }
+}
