@@ -102,3 +102,53 @@ struct ParserRefusesTests {
         #expect(parseStream([crlf("PUT / HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n\nfffffffffffff\n")]).failure == .bodyTooLarge(limit: 65_536))
     }
 }
+
+@Suite("The parser's limits and line endings hold however the bytes arrive")
+struct ParserEdgeTests {
+    static let limits = {
+        var limits = HTTPLimits()
+        limits.maxRequestLineBytes = 40
+        limits.maxHeaderBytes = 60
+        return limits
+    }()
+
+    /// The outcome for `bytes` whole, after checking that every cut in two and byte-by-byte
+    /// delivery give the same one.
+    static func outcome(_ bytes: [UInt8]) -> String {
+        func describe(_ result: (requests: [HTTPRequest], failure: HTTPParseError?)) -> String {
+            result.failure.map { "\($0)" } ?? "\(result.requests.count) request(s)"
+        }
+        let whole = describe(parseStream([bytes], limits: limits))
+        for split in everySplit(bytes) { #expect(describe(parseStream(split, limits: limits)) == whole, "cut at \(split[0].count)") }
+        #expect(describe(parseStream(bytes.map { [$0] }, limits: limits)) == whole, "byte by byte")
+        return whole
+    }
+
+    @Test("a request line of the limit's length is read, one byte more is 414")
+    func requestLineAtTheLimit() {
+        let line = { (length: Int) in "GET /" + String(repeating: "a", count: length - 14) + " HTTP/1.1" }
+        #expect(line(40).utf8.count == 40)
+        #expect(Self.outcome(crlf(line(40) + "\nHost: x\n\n")) == "1 request(s)")
+        #expect(Self.outcome(crlf(line(41) + "\nHost: x\n\n")) == "requestLineTooLong")
+        // Unfinished: 41 bytes may still be a 40-byte line and its CR; the 42nd settles it.
+        #expect(Self.outcome(Array(line(41).utf8)) == "0 request(s)")
+        #expect(Self.outcome(Array(line(42).utf8)) == "requestLineTooLong")
+    }
+
+    @Test("a header section's limit is the same wherever the input is cut")
+    func headerSectionAtTheLimit() {
+        // The first field length refused, found by growing it one byte at a time, and the same for
+        // every cut: at 45 the fields take 9 + 5 + 45 + 2 = 61 bytes and are read, at 46 they are not.
+        let head = { (length: Int) in crlf("GET / HTTP/1.1\nHost: x\nX-A: " + String(repeating: "b", count: length) + "\n\n") }
+        let refused = (1...80).first { Self.outcome(head($0)) != "1 request(s)" }
+        #expect(refused == 46)
+        #expect(Self.outcome(head(46)) == "headersTooLarge")
+    }
+
+    @Test("a CR not followed by LF is refused wherever it falls", arguments: [0, 1, 13, 20, 30])
+    func bareCarriageReturnAnywhere(offset: Int) {
+        var bytes = crlf("GET /abcdefghijkl HTTP/1.1\nHost: x\nX-A: abcdefghij\n\n")
+        bytes.insert(UInt8(ascii: "\r"), at: 1 + offset)
+        #expect(Self.outcome(bytes) == "bareCarriageReturn")
+    }
+}
