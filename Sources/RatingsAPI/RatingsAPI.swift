@@ -16,25 +16,23 @@ public final class RatingsAPI: Sendable {
     /// Displays asked for before, rendered once per value, scale and language.
     let displayRenderings = DisplayRenderings(capacity: 1_024)
     let router = Router(routes: RatingsAPI.routeTable)
-    private let accessLog: AccessLogMiddleware
-    /// Outermost first: the request id is set before anything logs, and on the way out the access
-    /// log sees the final status, a 304 included.
-    private let middleware: [any Middleware]
+    private let middleware: MiddlewareChain
 
     public init(store: any RatingStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
         services = APIServices(configuration)
         metrics = APIMetrics(routePatterns: router.routes.map(\.pattern.description))
-        accessLog = AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock)
-        middleware = [RequestIDMiddleware(), accessLog, MetricsMiddleware(metrics: metrics, clock: configuration.clock),
-                      ConditionalGETMiddleware()]
+        middleware = MiddlewareChain(requestID: RequestIDMiddleware(),
+                                     accessLog: AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock),
+                                     metrics: MetricsMiddleware(metrics: metrics, clock: configuration.clock),
+                                     conditionalGET: ConditionalGETMiddleware())
     }
 
     /// This API as the server's handler.
     public var handler: HTTPHandler {
         HTTPHandler(handle: { [self] request, environment, respond in handle(request, environment, respond: respond) },
-                    refused: { [accessLog] refusal, environment in accessLog.refused(refusal, environment) })
+                    refused: { [middleware] refusal, environment in middleware.accessLog.refused(refusal, environment) })
     }
 
     /// Answers one request through `respond`: at once when nothing has to wait, else later on
@@ -49,7 +47,7 @@ public final class RatingsAPI: Sendable {
             requestID: "", started: configuration.clock.monotonicSeconds(), services: services,
             middleware: middleware, deliver: respond)
         do {
-            for step in middleware { try step.request(context) }
+            try middleware.request(context)
         } catch {
             return context.respond(context.fail(error))
         }

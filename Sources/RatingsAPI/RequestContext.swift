@@ -23,12 +23,12 @@ final class RequestContext: @unchecked Sendable {
     let started: Double
     let services: APIServices
     /// The steps the response passes on its way out, in reverse, then the server's delivery.
-    private let middleware: [any Middleware]
+    private let middleware: MiddlewareChain
     private let deliver: HTTPHandler.Respond
 
     init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment,
          route: (index: Int, pattern: RoutePattern, path: [String])?,
-         requestID: String, started: Double, services: APIServices, middleware: [any Middleware],
+         requestID: String, started: Double, services: APIServices, middleware: MiddlewareChain,
          deliver: @escaping HTTPHandler.Respond) {
         self.request = request
         self.target = target
@@ -46,7 +46,7 @@ final class RequestContext: @unchecked Sendable {
     /// step first), then the server gets it.
     func respond(_ response: consuming HTTPResponse) {
         var response = response
-        for step in middleware.reversed() { step.response(self, &response) }
+        middleware.response(self, &response)
         deliver(response)
     }
 

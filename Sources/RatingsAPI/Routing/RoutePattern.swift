@@ -1,6 +1,8 @@
 /// A path pattern such as `/v1/items/{itemId}`: literal segments and named parameters. The
-/// pattern's text is also the metrics label, so labels never carry raw paths.
-struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
+/// pattern's text is also the metrics label, so labels never carry raw paths. A class: every
+/// request's context holds its route's pattern, and a reference is one retain where a copy of
+/// the value was four (its text and three arrays).
+final class RoutePattern: Sendable, CustomStringConvertible {
     /// One segment of the pattern.
     enum Segment: Sendable, Equatable {
         case literal(String)
