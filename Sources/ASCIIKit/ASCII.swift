@@ -191,9 +191,8 @@ public enum ASCII {
         }
     }
 
-    /// The digits `hex` writes, by value.
-    @usableFromInline
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digits, by value (`hex` and JSON's `\u00XX` escapes write them).
+    public static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension StringProtocol {

@@ -38,7 +38,8 @@ final class DisplayRenderings: Sendable {
         cache.value(of: Key(value: value, maxRating: scale.maxRating, language: ObjectIdentifier(language))) {
             var json = JSONWriter(capacity: 512)
             WireFormat(language: language).display(Display(value, on: scale), into: &json)
-            return Rendering(json: json.bytes, etag: Responses.etag(json.bytes, language.language.tag))
+            let body = json.bytes
+            return Rendering(json: body, etag: Responses.etag(body, language.language.tag))
         }
     }
 }

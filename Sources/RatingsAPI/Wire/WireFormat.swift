@@ -15,7 +15,7 @@ struct WireFormat {
         rendered.beginObject()
         Self.languageMembers(of: display, in: language.language, into: &rendered)
         rendered.endObject()
-        Self.display(display, members: Array(rendered.bytes.dropFirst().dropLast()), into: &json)
+        Self.display(display, members: rendered.innerBytes, into: &json)
     }
 
     /// A Display object: value, symbols and fill, then the language's `members` as rendered.

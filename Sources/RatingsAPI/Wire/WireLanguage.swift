@@ -22,7 +22,7 @@ final class WireLanguage: Sendable {
                 json.beginObject()
                 WireFormat.languageMembers(of: Display(ExactValue(thousandths: halves * 500), on: scale), in: language, into: &json)
                 json.endObject()
-                return Array(json.bytes.dropFirst().dropLast()) // the members without their braces
+                return json.innerBytes // the members without their braces
             }
         }
         let members = members
