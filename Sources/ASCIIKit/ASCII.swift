@@ -67,16 +67,6 @@ public enum ASCII {
         return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
     }
 
-    /// Appends the UTF-8 of `text` as one copy. Appending `text.utf8` walks it byte by byte
-    /// through the generic path, which costs several times more on every response and log line.
-    @inlinable
-    public static func append(_ text: String, to bytes: inout [UInt8]) {
-        // Borrowed, not copied: a copy (as `withUTF8` needs) costs a retain and a release.
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
-        }
-    }
-
     /// The index of the first `byte` in `bytes`, found over their contiguous storage: the
     /// collection's own `firstIndex(of:)` steps through `String` indices one at a time, several
     /// times slower on every id list and query.
@@ -87,13 +77,6 @@ public enum ASCII {
         case .some(.none): return nil
         case .none: return bytes.firstIndex(of: byte)
         }
-    }
-
-    /// Appends a literal's bytes as one copy. A literal's `utf8` view goes through the generic
-    /// path, over a hundred instructions per append; the serializer makes a dozen per response.
-    @inlinable
-    public static func appendLiteral(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Calls `body` with each piece of `text` between `separator` bytes, as a `String`, in order,

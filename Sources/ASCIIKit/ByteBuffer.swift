@@ -59,8 +59,8 @@ public struct ByteBuffer: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Appends the UTF-8 of `text`; borrowed, not copied (as `withUTF8` would, at a retain and a
-    /// release) when the string is stored contiguously, which native strings are.
+    /// Appends the UTF-8 of `text`, straight from its storage when it is stored contiguously,
+    /// which native strings are.
     @inlinable
     public mutating func append(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {

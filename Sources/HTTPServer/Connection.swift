@@ -1,7 +1,7 @@
+import ASCIIKit
 import CLinux
 import Glibc
 import HTTP1
-import ASCIIKit
 
 /// The IO shell around one connection's `ConnectionStateMachine`: it reads bytes into a buffer,
 /// feeds the machine events, and carries out the actions it returns (dispatch, write, linger,

@@ -1,8 +1,8 @@
-import CLinux
-import HTTP1
-import Glibc
-import Locking
 import ASCIIKit
+import CLinux
+import Glibc
+import HTTP1
+import Locking
 
 /// Something an event loop watches: it is told which epoll events arrived, and ticked so it can
 /// check its own deadlines.
@@ -231,6 +231,7 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
 
     private func flushLog() {
         guard !logBuffer.isEmpty else { return }
+        // The error comes back as a value: a typed-throwing closure here crashed the optimizer.
         let failure = logBuffer.withUnsafeBytes { bytes -> SystemError? in
             do throws(SystemError) {
                 try writeAll(logFD, bytes, operation: "write(access log)")
