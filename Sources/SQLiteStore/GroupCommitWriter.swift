@@ -58,18 +58,18 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func commit(_ batch: [any WriteJob]) {
-        let connection = session.connection
+        let transaction = session.transaction
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try transaction.beginTransaction()
         } catch {
             batch.forEach { $0.finish(failure: error) }
             return
         }
         do {
             for job in batch { try job.execute(in: session) }
-            try connection.execute("COMMIT")
+            try transaction.commitTransaction()
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? transaction.rollbackTransaction()
             cache.forget(session.takeChangedRows().keys)
             batch.forEach { $0.finish(failure: error) }
             return

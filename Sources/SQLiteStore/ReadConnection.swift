@@ -9,6 +9,7 @@ final class ReadConnection {
     private let selectStars: SQLiteStatement
     private let selectRaterPage: SQLiteStatement
     private let selectRankingPage: SQLiteStatement
+    private let transaction: TransactionStatements
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
@@ -19,13 +20,14 @@ final class ReadConnection {
         selectStars = try connection.prepare(RatingSQL.selectStars)
         selectRaterPage = try connection.prepare(RatingSQL.selectRaterPage)
         selectRankingPage = try connection.prepare(RatingSQL.selectRankingPage)
+        transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN")
     }
 
     /// Several items' rows (nil where an item has none), and the rater's stars on each, from one
     /// snapshot (one read transaction).
     func rows(of items: [ItemID], rater: RaterID?) throws(SQLiteError) -> [(row: SummaryRow?, stars: Int?)] {
-        try connection.execute("BEGIN")
-        defer { try? connection.execute("COMMIT") }
+        try transaction.beginTransaction()
+        defer { try? transaction.commitTransaction() }
         var found: [(row: SummaryRow?, stars: Int?)] = []
         found.reserveCapacity(items.count)
         for item in items {

@@ -4,6 +4,8 @@ import RatingsCore
 /// on the writer's queue, always inside a transaction the writer opened.
 final class WriteSession {
     let connection: SQLiteConnection
+    /// The writer's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`.
+    let transaction: TransactionStatements
     private let selectItem: SQLiteStatement
     private let insertItem: SQLiteStatement
     private let setScale: SQLiteStatement
@@ -20,6 +22,7 @@ final class WriteSession {
     init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
         self.connection = connection
         self.ranking = ranking
+        transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN IMMEDIATE")
         selectRaterRatings = try connection.prepare(RatingSQL.selectRaterRatings)
         deleteRaterRatings = try connection.prepare(RatingSQL.deleteRaterRatings)
         selectItem = try connection.prepare(RatingSQL.selectItem)
