@@ -1,9 +1,8 @@
 import RatingsCore
 
-/// The writer's connection and statements, and the rules of each write as SQL steps. Used only
+/// The writer's statements (which keep its connection open) and the rules of each write as SQL steps. Used only
 /// on the writer's queue, always inside a transaction the writer opened.
 final class WriteSession {
-    let connection: SQLiteConnection
     /// The writer's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`.
     let transaction: TransactionStatements
     private let selectItem: SQLiteStatement
@@ -20,7 +19,6 @@ final class WriteSession {
     private(set) var changedRows: [String: SummaryRow] = [:]
 
     init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
-        self.connection = connection
         self.ranking = ranking
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN IMMEDIATE")
         selectRaterRatings = try connection.prepare(RatingSQL.selectRaterRatings)
