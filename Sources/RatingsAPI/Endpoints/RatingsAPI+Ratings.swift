@@ -21,10 +21,9 @@ extension RatingsAPI {
         case .integer(let stars):
             let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: configuration.defaultScale,
                                            nowMilliseconds: services.clock.wallMilliseconds())
-            store.submit(submission, completion: context.reply { [metrics, renderings] outcome in
+            store.submit(submission, completion: context.reply { [metrics] outcome in
                 metrics.ratingsWritten()
-                let summary = renderings.rendering(of: outcome.summary, in: language).json
-                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: summary, into: &$1) }
+                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
             })
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
@@ -39,10 +38,9 @@ extension RatingsAPI {
         let language = try context.language()
         let item = try ItemID(context.parameter("itemId"))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        store.clear(request, completion: context.reply { [metrics, renderings] outcome in
+        store.clear(request, completion: context.reply { [metrics] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
-            let summary = renderings.rendering(of: outcome.summary, in: language).json
-            return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, summary: summary, into: &$1) }
+            return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
         })
     }
 

@@ -73,25 +73,27 @@ struct WireFormat {
         json.endObject()
     }
 
-    /// A Rating; with the item's Summary after a write, already rendered (`SummaryRenderings`).
-    func rating(_ rating: Rating, summary: [UInt8]?, into json: inout JSONWriter) {
+    /// A Rating; with the item's Summary after a write. A write's Summary is written here rather
+    /// than through `SummaryRenderings`: it is new, so caching it would mean hashing its ETag and
+    /// replacing an entry on every write, for a read that may never come (it renders it then).
+    func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(rating.item.rawValue)
         json.key("raterId"); json.string(rating.rater.rawValue)
         json.key("stars"); json.integer(rating.stars.count)
         json.key("updatedAt"); json.string(Timestamp.rfc3339(milliseconds: rating.updatedAtMilliseconds))
         json.key("display"); display(rating.display, into: &json)
-        if let summary { json.key("summary"); json.value(summary) }
+        if let summary { json.key("summary"); self.summary(summary, into: &json) }
         json.endObject()
     }
 
-    /// What clearing changed; the Summary already rendered (`SummaryRenderings`).
-    func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, summary: [UInt8], into json: inout JSONWriter) {
+    /// What clearing changed, with the item's Summary after it (written here, as after a rating).
+    func cleared(_ outcome: ClearOutcome, item: ItemID, rater: RaterID, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(item.rawValue)
         json.key("raterId"); json.string(rater.rawValue)
         json.key("cleared"); json.bool(outcome.cleared)
-        json.key("summary"); json.value(summary)
+        json.key("summary"); summary(outcome.summary, into: &json)
         json.endObject()
     }
 
