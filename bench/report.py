@@ -96,6 +96,28 @@ def cpu_per_request(reads, writes):
     return lines
 
 
+def rounds(reads, writes, seconds):
+    """The rounds behind the medians, in the order they ran, with each round's own ratios: on a
+    shared machine one round can differ from the next by more than any change to the code."""
+    if "runs" not in reads["nginx"]:
+        return []
+    lines = ["", "The rounds behind those medians, req/s with the p99 in ms in brackets. Within a round the runs "
+             f"follow one another ({seconds} s each, nginx first; the C reference before the `PUT`), so a "
+             "round's ratios compare figures taken within a minute; how far the rounds differ shows how much this machine's speed moved during the run:", "",
+             row("round", "nginx req/s (p99 ms)", "summary `GET`", "÷ nginx", "`/v1/display`", "÷ nginx",
+                 "batch of 20", "÷ `GET`", "SQLite from C", "`PUT`", "÷ SQLite"),
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    ceilings = writes["sqlite_ceiling_rps"]["runs"]
+    for index, (nginx, get, display, batch, ceiling, put) in enumerate(zip(
+            reads["nginx"]["runs"], reads["get_summary"]["runs"], reads["get_display"]["runs"],
+            reads["get_batch_20"]["runs"], ceilings, writes["put_rating"]["runs"]), start=1):
+        lines.append(row(index, f"{rps(nginx['rps'])} ({ms(nginx['p99_ms'])})", f"{rps(get['rps'])} ({ms(get['p99_ms'])})",
+                         f"{get['rps'] / nginx['rps']:.2f}×", f"{rps(display['rps'])} ({ms(display['p99_ms'])})",
+                         f"{display['rps'] / nginx['rps']:.2f}×", rps(batch["rps"]), f"{batch['rps'] / get['rps']:.2f}×",
+                         rps(ceiling), f"{rps(put['rps'])} ({ms(put['p99_ms'])})", f"{put['rps'] / ceiling:.2f}×"))
+    return lines
+
+
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
     return "\n".join(intro(report) + ratios(report) + [""] + scaling(report)) + "\n"
@@ -132,6 +154,7 @@ def render(report):
                 p = pg[key][name]
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
+    lines += rounds(reads, writes, report["seconds"])
     lines += cpu_per_request(reads, writes)
 
     idle = report["idle_1000"]
