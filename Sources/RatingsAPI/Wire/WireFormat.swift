@@ -75,7 +75,8 @@ struct WireFormat {
 
     /// A Rating; with the item's Summary after a write. A write's Summary is written here rather
     /// than through `SummaryRenderings`: it is new, so caching it would mean hashing its ETag and
-    /// replacing an entry on every write, for a read that may never come (it renders it then).
+    /// replacing an entry on every write, for a read that may never come (a read renders and
+    /// caches it itself).
     func rating(_ rating: Rating, summary: ItemSummary?, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(rating.item.rawValue)
