@@ -4,7 +4,9 @@
 # loads one path, and the count is divided by the requests wrk completed. Instruction counts,
 # unlike request rates, hardly move with a noisy machine, so they show what a change to a request
 # path saved; they do not weigh cache misses or atomic operations (count-per-request.sh counts
-# reference counting and allocations). Each path gets a fresh server on a fresh database.
+# reference counting and allocations). Each path gets a fresh server on a fresh database. The
+# first row, `/healthz`, is the floor under every other: what the HTTP layer and the middleware
+# cost a request before any ratings work.
 #   scripts/count-instructions.sh                 # the current tree
 #   scripts/count-instructions.sh --binary PATH   # another build, e.g. an older commit's
 set -euo pipefail
@@ -32,6 +34,7 @@ count() { # count NAME PATH [SCRIPT]: prints one table row
 
 echo "| per request (callgrind, 4 connections) | instructions |"
 echo "|---|---:|"
+count '`GET /healthz`: the request pipeline alone (parse, middleware, log, answer), no ratings work' /healthz
 count '`GET /v1/items/{id}`, hot summary' /v1/items/bench-37
 count '`GET /v1/display`' "/v1/display?value=3.3&max=5"
 count '`GET /v1/items?ids=`, 20 ids' /v1/items get-batch.lua
