@@ -14,12 +14,7 @@ final class TransactionStatements {
         rollback = try connection.prepare("ROLLBACK")
     }
 
-    func beginTransaction() throws(SQLiteError) { try run(begin) }
-    func commitTransaction() throws(SQLiteError) { try run(commit) }
-    func rollbackTransaction() throws(SQLiteError) { try run(rollback) }
-
-    private func run(_ statement: SQLiteStatement) throws(SQLiteError) {
-        defer { statement.reset() }
-        _ = try statement.step()
-    }
+    func beginTransaction() throws(SQLiteError) { try begin.run(bind: {}) }
+    func commitTransaction() throws(SQLiteError) { try commit.run(bind: {}) }
+    func rollbackTransaction() throws(SQLiteError) { try rollback.run(bind: {}) }
 }

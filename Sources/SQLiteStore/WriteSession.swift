@@ -1,7 +1,7 @@
 import RatingsCore
 
-/// The writer's statements (which keep its connection open) and the rules of each write as SQL steps. Used only
-/// on the writer's queue, always inside a transaction the writer opened.
+/// The writer's statements (which keep its connection open) and the rules of each write as SQL
+/// steps. Used only on the writer's queue, always inside a transaction the writer opened.
 final class WriteSession {
     /// The writer's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`.
     let transaction: TransactionStatements
