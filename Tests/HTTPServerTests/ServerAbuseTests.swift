@@ -84,7 +84,8 @@ struct ServerAbuseTests {
             #expect(refusal.status == 503)
             let now = Int64(time(nil))
             let recent = Set((now - 5...now).map { HTTPDate.format(unixSeconds: $0) })
-            #expect(refusal.header("date").map(recent.contains) == true, "the refusal is dated now, like every response")
+            #expect(refusal.header("date").map(recent.contains) == true,
+                    "the refusal is dated now, like every response: got \(refusal.header("date") ?? "no date") at \(HTTPDate.format(unixSeconds: now))")
             held.removeAll()
             #expect(eventually { server.metrics.openConnections == 0 })
             #expect(try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\nHost: t\n\n").status == 200)
