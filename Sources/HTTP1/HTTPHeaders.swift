@@ -1,14 +1,22 @@
 import ASCIIKit
 
+/// One header field: its name, lowercased, and its value. A struct rather than a tuple: an array
+/// of tuples is destroyed through the runtime's generic tuple walk, field by field, on every
+/// request and response.
+public struct HTTPField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+}
+
 /// Header fields in arrival order. Names are kept lowercased, since field names are
 /// case-insensitive (RFC 9110 §5.1): fields added are lowercased, and lookups take names already
 /// in lowercase (every caller passes a literal), so a lookup compares bytes and nothing more.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// The fields, names lowercased, values with surrounding whitespace removed.
-    public private(set) var fields: [(name: String, value: String)]
+    public private(set) var fields: [HTTPField]
 
     public init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { (name: HTTPHeaders.lowercase($0.0), value: $0.1) }
+        self.fields = fields.map { HTTPField(name: HTTPHeaders.lowercase($0.0), value: $0.1) }
     }
 
     /// No fields yet, with room for `capacity` of them, so a response's fields (and the ones the
@@ -20,19 +28,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Appends a field.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name: HTTPHeaders.lowercase(name), value: value))
+        fields.append(HTTPField(name: HTTPHeaders.lowercase(name), value: value))
     }
 
     /// Appends a field whose name the caller has already lowercased (the parser, which lowercases
     /// as it copies the name out of the request bytes).
     mutating func add(lowercasedName name: String, _ value: String) {
-        fields.append((name: name, value: value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     /// Replaces every field named `name` (lowercase) with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         if fields.contains(where: { $0.name == name }) { fields.removeAll { $0.name == name } }
-        fields.append((name: name, value: value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     /// The first value of `name` (lowercase), or nil.
@@ -68,9 +76,5 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         return false
     }
 
-    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
-
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
-    }
+    public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
 }
