@@ -154,28 +154,58 @@ public enum ASCII {
     }
 
     /// `value` as lowercase hexadecimal, left-padded with zeros to `width` digits (never cut),
-    /// between double quotes when `quoted` (a strong entity tag).
+    /// between double quotes when `quoted` (a strong entity tag), after `prefix` when given.
     @inlinable
-    public static func hex(_ value: UInt64, width: Int = 16, quoted: Bool = false) -> String {
-        // Written in place, in one allocation at most: ETags are made this way for every response.
+    public static func hex(_ value: UInt64, width: Int = 16, quoted: Bool = false, after prefix: String = "") -> String {
+        // Written in place, in one allocation at most: ETags and request ids are made this way
+        // for every response, and `prefix + hex(...)` would cost a second string and a copy.
         let digitCount = max(width, (64 - value.leadingZeroBitCount + 3) / 4)
         let quotes = quoted ? 2 : 0
-        return String(unsafeUninitializedCapacity: digitCount + quotes) { buffer in
-            if quoted {
-                buffer[0] = UInt8(ascii: "\"")
-                buffer[digitCount + 1] = UInt8(ascii: "\"")
+        return prefix.withUTF8Bytes { prefix in
+            String(unsafeUninitializedCapacity: prefix.count + digitCount + quotes) { whole in
+                _ = whole.initialize(fromContentsOf: prefix)
+                let buffer = UnsafeMutableBufferPointer(rebasing: whole[prefix.count...])
+                if quoted {
+                    buffer[0] = UInt8(ascii: "\"")
+                    buffer[digitCount + 1] = UInt8(ascii: "\"")
+                }
+                var rest = value
+                for position in stride(from: digitCount - 1, through: 0, by: -1) {
+                    buffer[position + quotes / 2] = hexDigits[Int(rest & 0xF)]
+                    rest >>= 4
+                }
+                return prefix.count + digitCount + quotes
             }
-            var rest = value
-            for position in stride(from: digitCount - 1, through: 0, by: -1) {
-                buffer[position + quotes / 2] = hexDigits[Int(rest & 0xF)]
-                rest >>= 4
-            }
-            return digitCount + quotes
         }
     }
 
     /// The lowercase hexadecimal digits, by value (`hex` and JSON's `\u00XX` escapes write them).
     public static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes where they lie, a NUL inside the text included.
+    /// Through `withCString`, which borrows the storage: `utf8.withContiguousStorageIfAvailable`
+    /// retained and released it on every call, an atomic pair each time a request's header,
+    /// path or answer touched a string.
+    @inlinable
+    public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let count = utf8.count
+        return try withCString { start in
+            // Safe: withCString lends the string's UTF-8 (count bytes, then a NUL) for this call;
+            // CChar and UInt8 are the same size, and the bytes are only read.
+            try start.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
+                try body(UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+    }
+
+    /// `lowercasedASCII` for a `String`, scanned through `withUTF8Bytes`.
+    @inlinable
+    public func lowercasedASCII() -> String {
+        guard withUTF8Bytes({ $0.contains(where: ASCII.isUppercase) }) else { return self }
+        return ASCII.lowercasedText(utf8)
+    }
 }
 
 extension StringProtocol {

@@ -59,13 +59,10 @@ public struct ByteBuffer: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Appends the UTF-8 of `text`, straight from its storage when it is stored contiguously,
-    /// which native strings are.
+    /// Appends the UTF-8 of `text`, straight from its storage.
     @inlinable
     public mutating func append(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
-            append(Array(text.utf8))
-        }
+        text.withUTF8Bytes { append(UnsafeRawBufferPointer($0)) }
     }
 
     @inlinable

@@ -55,10 +55,8 @@ enum HostRule {
             if head.version == .http11 { throw .missingHost }
             return
         }
-        // reg-name / IP-literal, optional port; over the bytes in place where they are contiguous.
-        let valid = host.utf8.withContiguousStorageIfAvailable { !$0.contains(where: isForbidden) }
-            ?? !host.utf8.contains(where: isForbidden)
-        guard valid else { throw .invalidHost }
+        // reg-name / IP-literal, optional port, checked over the bytes in place.
+        guard host.withUTF8Bytes({ !$0.contains(where: isForbidden) }) else { throw .invalidHost }
     }
 
     private static func isForbidden(_ byte: UInt8) -> Bool { forbidden[Int(byte)] }

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Which kind of identifier a value is, so errors can name the offending path segment.
 public enum IdentifierKind: String, Sendable {
     case item = "itemId"
@@ -18,7 +20,7 @@ public enum IdentifierRule {
         if count == 0 { return "is empty; use 1 to \(maxLength) characters" }
         if count > maxLength { return "is \(count) bytes long; use at most \(maxLength) characters" }
         // One pass over the bytes, borrowed: every id of every request comes through here.
-        let dots = text.utf8.withContiguousStorageIfAvailable(countDotsIfAllowed) ?? countDotsIfAllowed(Array(text.utf8))
+        let dots = text.withUTF8Bytes(countDotsIfAllowed)
         guard let dots else { return "contains a character outside \(alphabetDescription)" }
         if dots == count && count <= 2 { return "is a dot segment; '.' and '..' are not identifiers" }
         return nil

@@ -37,6 +37,19 @@ struct ASCIITests {
         #expect(ASCII.hex(255, width: 4) == "00ff" && ASCII.hex(UInt64.max) == "ffffffffffffffff")
         #expect(ASCII.hex(0, width: 2) == "00" && ASCII.hex(0x12345, width: 2) == "12345" && ASCII.hex(0) == "0000000000000000")
         #expect(ASCII.hex(255, width: 4, quoted: true) == "\"00ff\"" && FNV1a.hash("a".utf8).quotedHex == "\"af63dc4c8601ec8c\"")
+        // After a prefix, short (inline) and long (on the heap) alike, quoted or not.
+        #expect(ASCII.hex(0x2a, width: 1, after: "id-") == "id-2a" && ASCII.hex(0, width: 1, after: "") == "0")
+        #expect(ASCII.hex(UInt64.max, width: 1, after: "ca211e8d41f120ea-") == "ca211e8d41f120ea-ffffffffffffffff")
+        #expect(ASCII.hex(255, width: 4, quoted: true, after: "W/") == "W/\"00ff\"")
+    }
+
+    @Test("a string's UTF-8 is lent as it is: every byte, a NUL or a non-ASCII one included")
+    func utf8Bytes() {
+        for text in ["", "a", "a\u{0}b", "Ä-é-\u{1F600}", String(repeating: "long text ", count: 10) + "\u{0}"] {
+            #expect(text.withUTF8Bytes { Array($0) } == Array(text.utf8))
+        }
+        let slice = "prefix-middle-suffix".dropFirst(7).dropLast(7)
+        #expect(String(slice).withUTF8Bytes { Array($0) } == Array("middle".utf8))
     }
 
     @Test("pieces between separators come out in order, empty ones included")

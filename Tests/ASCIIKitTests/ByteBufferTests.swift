@@ -16,6 +16,7 @@ struct ByteBufferTests {
             buffer.append(long); expected += Array(long.utf8)
             buffer.append([1, 2, 3]); expected += [1, 2, 3]
             buffer.append([]); buffer.append("")
+            buffer.append("nul\u{0}inside"); expected += Array("nul\u{0}inside".utf8)
         }
         #expect(buffer.count == expected.count && buffer.capacity >= buffer.count)
         #expect(buffer.bytes == expected)

@@ -26,7 +26,7 @@ final class RequestIDMiddleware: Middleware {
     func id(from header: String?) -> String {
         if let header, Self.isAcceptable(header) { return header }
         let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return prefix + ASCII.hex(UInt64(bitPattern: Int64(next)), width: 1)
+        return ASCII.hex(UInt64(bitPattern: Int64(next)), width: 1, after: prefix)
     }
 
     static func isAcceptable(_ value: String) -> Bool {
