@@ -186,7 +186,7 @@ public struct ConnectionStateMachine: Sendable {
 
     private mutating func parse(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
         let (outcome, consumed) = parser.parse(input)
-        switch outcome {
+        switch consume outcome {
         case .request(let request):
             let keepAlive = request.head.keepAlive
             enter(.handling(includeBody: request.method != "HEAD", keepAlive: keepAlive), until: now + limits.writeTimeoutSeconds)
