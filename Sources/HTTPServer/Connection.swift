@@ -38,6 +38,8 @@ final class Connection: EventSource, @unchecked Sendable {
     @exclusivity(unchecked) private var isOpen = true
     /// The handler's answer, waiting for the handler to return (see `EventLoop.answerLater`).
     @exclusivity(unchecked) private var answer: HTTPResponse?
+    /// Where the handler delivers each answer, from any thread; set once, at the end of `init`.
+    @exclusivity(unchecked) private var respond: HTTPHandler.Respond = { _ in }
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
         self.fd = fd
@@ -46,6 +48,20 @@ final class Connection: EventSource, @unchecked Sendable {
         environment = RequestEnvironment(peer: peer, loop: loop)
         machine = ConnectionStateMachine(limits: shared.configuration.limits, lingerSeconds: shared.configuration.lingerSeconds,
                                          now: loop.now)
+        // Made once per connection rather than per request (a closure holding two references is
+        // an allocation). It holds the connection weakly, so an answer that arrives after the
+        // connection is gone is dropped; the loop strongly, so a late answer can still reach it
+        // (the cycle this makes ends when the loop lets go of the closed connection).
+        respond = { [weak self, loop = loop as EventLoop] response in
+            guard let self else { return }
+            // Answers always continue once the handler has returned, never inside it.
+            if loop.isCurrent {
+                answer = response
+                loop.answerLater(self)
+            } else {
+                loop.execute { self.responseArrived(response) }
+            }
+        }
     }
 
     /// Starts watching the socket.
@@ -134,15 +150,7 @@ final class Connection: EventSource, @unchecked Sendable {
         case .none:
             break
         case .dispatch(let request):
-            shared.handler.handle(request, environment) { [self, loop] response in
-                // Answers always continue once the handler has returned, never inside it.
-                if loop.isCurrent {
-                    answer = response
-                    loop.answerLater(self)
-                } else {
-                    loop.execute { self.responseArrived(response) }
-                }
-            }
+            shared.handler.handle(request, environment, respond)
         case .sendContinue:
             output.append(ResponseSerializer.continueBytes)
             flush()
