@@ -163,6 +163,7 @@ public enum ASCII {
         let quotes = quoted ? 2 : 0
         return prefix.withUTF8Bytes { prefix in
             String(unsafeUninitializedCapacity: prefix.count + digitCount + quotes) { whole in
+                // Safe: `whole` holds exactly the prefix, the digits and the quotes, written once each.
                 _ = whole.initialize(fromContentsOf: prefix)
                 let buffer = UnsafeMutableBufferPointer(rebasing: whole[prefix.count...])
                 if quoted {
@@ -200,7 +201,7 @@ extension String {
         }
     }
 
-    /// `lowercasedASCII` for a `String`, scanned through `withUTF8Bytes`.
+    /// The text with `A`…`Z` lowercased and every other byte kept; copies only when needed.
     @inlinable
     public func lowercasedASCII() -> String {
         guard withUTF8Bytes({ $0.contains(where: ASCII.isUppercase) }) else { return self }
@@ -217,15 +218,5 @@ extension StringProtocol {
         var end = bytes.endIndex
         while end > first, ASCII.isSpaceOrTab(bytes[bytes.index(end, offsetBy: -1)]) { end = bytes.index(end, offsetBy: -1) }
         return String(decoding: bytes[first..<end], as: UTF8.self)
-    }
-
-    /// The text with `A`…`Z` lowercased and every other byte kept; copies only when needed.
-    @inlinable
-    public func lowercasedASCII() -> String {
-        // Scanned in place where possible: iterating `utf8` costs a retain and release per call.
-        let hasUppercase = utf8.withContiguousStorageIfAvailable { $0.contains(where: ASCII.isUppercase) }
-            ?? utf8.contains(where: ASCII.isUppercase)
-        guard hasUppercase else { return String(self) }
-        return ASCII.lowercasedText(utf8)
     }
 }
