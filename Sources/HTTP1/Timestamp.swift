@@ -8,18 +8,22 @@ public enum Timestamp {
         let millis = Int(milliseconds - seconds * 1000)
         let (days, secondOfDay) = CivilDate.split(unixSeconds: seconds)
         let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        func two(_ value: Int) { text.append(UInt8(ascii: "0") + UInt8(value / 10)); text.append(UInt8(ascii: "0") + UInt8(value % 10)) }
-        if (0...9999).contains(year) { two(year / 100); two(year % 100) } else { ASCII.appendDecimal(year, to: &text) }
-        text.append(UInt8(ascii: "-")); two(month)
-        text.append(UInt8(ascii: "-")); two(day)
-        text.append(UInt8(ascii: "T")); two(secondOfDay / 3600)
-        text.append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
-        text.append(UInt8(ascii: ":")); two(secondOfDay % 60)
-        text.append(UInt8(ascii: "."))
-        text.append(UInt8(ascii: "0") + UInt8(millis / 100)); two(millis % 100)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        // Written in place, one allocation (the text is too long to be stored inline): through
+        // an array and then a String, each answer with a timestamp paid for two.
+        return String(unsafeUninitializedCapacity: 40) { text in // at most 20 digits of year, then 20 bytes
+            var count = 0
+            func put(_ byte: UInt8) { text[count] = byte; count += 1 }
+            func two(_ value: Int) { put(UInt8(ascii: "0") + UInt8(value / 10)); put(UInt8(ascii: "0") + UInt8(value % 10)) }
+            if (0...9999).contains(year) { two(year / 100); two(year % 100) } else { ASCII.withDecimalDigits(of: year) { $0.forEach(put) } }
+            put(UInt8(ascii: "-")); two(month)
+            put(UInt8(ascii: "-")); two(day)
+            put(UInt8(ascii: "T")); two(secondOfDay / 3600)
+            put(UInt8(ascii: ":")); two(secondOfDay / 60 % 60)
+            put(UInt8(ascii: ":")); two(secondOfDay % 60)
+            put(UInt8(ascii: "."))
+            put(UInt8(ascii: "0") + UInt8(millis / 100)); two(millis % 100)
+            put(UInt8(ascii: "Z"))
+            return count
+        }
     }
 }

@@ -13,8 +13,7 @@ public enum JSONText {
     /// them, are copied as they are, a run at a time.
     public static func appendQuoted(_ text: String, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
+        text.withUTF8Bytes { utf8 in
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]

@@ -27,6 +27,15 @@ struct SupportTests {
         #expect(HTTPDate.format(unixSeconds: seconds) == text)
     }
 
+    @Test("RFC 3339 timestamps keep their milliseconds, before 1970 and past year 9999 too", arguments: [
+        (Int64(0), "1970-01-01T00:00:00.000Z"), (1_796_033_700_123, "2026-11-30T10:15:00.123Z"),
+        (951_782_400_007, "2000-02-29T00:00:00.007Z"), (-1, "1969-12-31T23:59:59.999Z"),
+        (253_402_300_800_000, "10000-01-01T00:00:00.000Z"),
+    ])
+    func formatsTimestamps(milliseconds: Int64, text: String) {
+        #expect(Timestamp.rfc3339(milliseconds: milliseconds) == text)
+    }
+
     @Test("If-None-Match uses weak comparison and lists", arguments: [
         ("\"a\"", "\"a\"", true), ("W/\"a\"", "\"a\"", true), ("\"b\", \"a\"", "\"a\"", true), ("*", "\"a\"", true),
         ("\"b\"", "\"a\"", false), ("a", "\"a\"", false),
