@@ -43,7 +43,8 @@ enum Responses {
 
     private static func render(_ language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {
         let wire = WireFormat(language: language)
-        var json = JSONWriter()
+        // Room for a rating with its item's summary (about 700 bytes in English) without growing.
+        var json = JSONWriter(capacity: 1_024)
         write(wire, &json)
         return json.bytes
     }
