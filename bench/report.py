@@ -102,7 +102,7 @@ def rounds(reads, writes, seconds):
     if "runs" not in reads["nginx"]:
         return []
     lines = ["", "The rounds behind those medians, req/s with the p99 in ms in brackets. Within a round the runs "
-             f"follow one another ({seconds} s each, nginx first; the C reference before the `PUT`), so a "
+             f"follow one another ({seconds} s each, nginx first; the `PUT` on a fresh database, then the C reference writing as many ratings into one of its own), so a "
              "round's ratios compare figures taken within a minute; how far the rounds differ shows how much this machine's speed moved during the run:", "",
              row("round", "nginx req/s (p99 ms)", "summary `GET`", "÷ nginx", "`/v1/display`", "÷ nginx",
                  "batch of 20", "÷ `GET`", "SQLite from C", "`PUT`", "÷ SQLite"),

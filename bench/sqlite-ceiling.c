@@ -3,14 +3,18 @@
  * one new rating (Sources/SQLiteStore/RatingSQL.swift: selectItem, selectRating, upsertRating,
  * applyDelta), prepared once, straight on SQLite from C, WAL with synchronous=FULL, 64 ratings per
  * commit, each rating by a new rater on one of 10,000 seeded items, as bench/put-ratings.lua
- * writes them through the server.
+ * writes them through the server. It stops after SECONDS, or once it has written RATINGS (rounded
+ * up to whole commits) when RATINGS is not 0: the benchmark has it write as many ratings as the
+ * server has just written into a database as fresh as its own.
  *
- *   sqlite-ceiling DATABASE SECONDS MIGRATION.sql...   prints: ratings_per_second=N commits=N
+ *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...
+ *   prints: ratings_per_second=N commits=N user_us=N system_us=N (CPU per rating, writes only)
  */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static sqlite3 *db;
@@ -41,6 +45,13 @@ static char *read_file(const char *path) {
     return text;
 }
 
+static double cpu_seconds(int user) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    struct timeval time = user ? usage.ru_utime : usage.ru_stime;
+    return time.tv_sec + time.tv_usec / 1e6;
+}
+
 static double now(void) {
     struct timespec time;
     clock_gettime(CLOCK_MONOTONIC, &time);
@@ -51,7 +62,7 @@ static double now(void) {
                 "stars_6, stars_7, stars_8, stars_9, stars_10"
 
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: %s DATABASE SECONDS MIGRATION.sql...\n", argv[0]); return 2; }
+    if (argc < 5) { fprintf(stderr, "usage: %s DATABASE SECONDS RATINGS MIGRATION.sql...\n", argv[0]); return 2; }
     /* At its strongest: no allocation statistics (each malloc would take a global mutex) and no
        connection mutex (one thread), as the service's writer runs. */
     check(sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0), "memstatus");
@@ -60,7 +71,7 @@ int main(int argc, char **argv) {
     check(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), "wal");
     check(sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL), "synchronous");
     (void)mode;
-    for (int i = 3; i < argc; i++) check(sqlite3_exec(db, read_file(argv[i]), NULL, NULL, NULL), argv[i]);
+    for (int i = 4; i < argc; i++) check(sqlite3_exec(db, read_file(argv[i]), NULL, NULL, NULL), argv[i]);
     check(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), "begin");
     sqlite3_stmt *seed = prepare("INSERT INTO items (item_id, max_rating) VALUES (?1, 5)");
     char id[64];
@@ -87,10 +98,11 @@ int main(int argc, char **argv) {
     strcat(delta, " WHERE item_id = ?1 RETURNING " COLUMNS);
     sqlite3_stmt *apply_delta = prepare(delta);
 
+    double user_before = cpu_seconds(1), system_before = cpu_seconds(0);
     double seconds = atof(argv[2]), started = now();
-    long written = 0, commits = 0;
+    long limit = atol(argv[3]), written = 0, commits = 0;
     char rater[64];
-    while (now() - started < seconds) {
+    while (now() - started < seconds && (limit == 0 || written < limit)) {
         check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
         for (int i = 0; i < 64; i++, written++) {
             snprintf(id, sizeof id, "bench-%ld", written % 10000);
@@ -121,7 +133,8 @@ int main(int argc, char **argv) {
         commits++;
     }
     double elapsed = now() - started;
-    printf("ratings_per_second=%.0f commits=%ld\n", written / elapsed, commits);
+    printf("ratings_per_second=%.0f commits=%ld user_us=%.2f system_us=%.2f\n", written / elapsed, commits,
+           (cpu_seconds(1) - user_before) * 1e6 / written, (cpu_seconds(0) - system_before) * 1e6 / written);
     sqlite3_close(db);
     return 0;
 }
