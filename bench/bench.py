@@ -61,14 +61,22 @@ def writes(binary, server, work, runs, seconds):
     ceiling = SQLiteCeiling(work)
     ceilings, puts = [], []
     for run in range(runs):
-        fresh = Server(binary, os.path.join(work, f"writes-{run}.sqlite"), os.path.join(work, f"writes-{run}.log"))
+        database = os.path.join(work, f"writes-{run}.sqlite")
+        fresh = Server(binary, database, os.path.join(work, f"writes-{run}.log"))
         try:
             seed(fresh.port) # the 10,000 items the reference seeds too (here with one rating each)
+            # Each timed write starts with nothing left to write back, so neither side pays for
+            # the other's (or an earlier round's) dirty pages while it syncs.
+            os.sync()
             puts.append(measure_once(fresh.base + "/", fresh.rss_kib, seconds=seconds, script="put-ratings.lua", run=f"p{run}",
                                      cpu_pids=fresh.pids))
         finally:
             fresh.stop()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
         log(f"  put_rating: {puts[-1]['requests']} ratings written")
+        os.sync()
         # As many ratings as the server wrote; the time bound only guards against a stall.
         ceilings.append(ceiling.run(seconds * 6, ratings=puts[-1]["requests"]))
         log(f"  sqlite_ceiling: {ceilings[-1]:.0f} ratings/s")
