@@ -293,6 +293,13 @@ http {{
         subprocess.run(["nginx", "-c", self.config, "-p", self.root, "-s", "stop"], check=False)
 
 
+def remove_database(path):
+    """Deletes an SQLite database file with its WAL and shared-memory files, where they exist."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
 class SQLiteCeiling:
     """The write reference: bench/sqlite-ceiling.c, the store's own statements for a new rating
     straight on SQLite (WAL, synchronous=FULL, 64 ratings per commit), pinned like the server."""
@@ -308,9 +315,7 @@ class SQLiteCeiling:
     def run(self, seconds, ratings=0):
         """Ratings per second over `seconds`, or until `ratings` are written when not 0."""
         database = os.path.join(self.workdir, "ceiling.sqlite")
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(database + suffix):
-                os.remove(database + suffix)
+        remove_database(database)
         output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), str(ratings), *self.migrations],
                                 capture_output=True, text=True, check=True).stdout
         # Per rating written, measured by the program around its writing loop alone.
