@@ -124,12 +124,6 @@ public enum ASCII {
         }
     }
 
-    /// Appends `value` in decimal digits (a minus sign first when negative), without a String.
-    @inlinable
-    public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        withDecimalDigits(of: value) { bytes.append(contentsOf: $0) }
-    }
-
     /// Calls `body` with `value` in decimal digits (a minus sign first when negative), written
     /// on the stack.
     @inlinable

@@ -71,11 +71,11 @@ struct ASCIITests {
         #expect(ASCII.firstIndex(of: UInt8(ascii: "z"), in: long.dropFirst(3).utf8) == nil)
     }
 
-    @Test("decimal digits appended without a String, at the edges of Int")
-    func appendsDecimals() {
+    @Test("decimal digits written without a String, at the edges of Int")
+    func decimalDigits() {
         for value in [0, 7, 10, 200, 65_535, -1, -1_000, Int.max, Int.min] {
             var bytes: [UInt8] = [UInt8(ascii: "x")]
-            ASCII.appendDecimal(value, to: &bytes)
+            ASCII.withDecimalDigits(of: value) { bytes.append(contentsOf: $0) }
             #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
         }
     }
