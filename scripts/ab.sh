@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 [ $# -eq 3 ] && { [ "$1" = get ] || [ "$1" = put ]; } || { sed -n '2,6p' "$0" >&2; exit 2; }
 kind=$1
 shift
-scripts/setup.sh --bench
+# For the tools and wrk_script; given a binary, it builds nothing.
+source scripts/lib/measure.sh --binary "$1"
 command -v perf >/dev/null || apt-get install -y -qq linux-perf >/dev/null
 source scripts/lib/start-server.sh
 for round in 1 2 3; do
@@ -19,8 +20,7 @@ for round in 1 2 3; do
         start_server "$binary" "$work" taskset -c 1 || exit 1
         PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
         if [ "$kind" = put ]; then
-            cat bench/put-ratings.lua bench/wrk-report.lua >"$work/s.lua"
-            args=(-s "$work/s.lua")
+            read -ra args <<<"$(wrk_script "$work" put-ratings.lua)"
             url="http://127.0.0.1:$port/"
         else
             args=()

@@ -2,8 +2,9 @@
 # How many instructions each hot path costs per request, counted by callgrind (valgrind): the
 # release server runs under callgrind with counting switched on only while wrk (4 connections)
 # loads one path, and the count is divided by the requests wrk completed. Instruction counts,
-# unlike request rates, hardly move with a noisy machine, so they show what a change to a request
-# path saved; they do not weigh cache misses or atomic operations (count-per-request.sh counts
+# unlike request rates, hardly move with a noisy machine (a few percent: the access log's time
+# text is formatted once per millisecond, so how many requests share it follows the rate), so
+# they show what a change to a request path saved; they do not weigh cache misses or atomic operations (count-per-request.sh counts
 # reference counting and allocations). Each path gets a fresh server on a fresh database. The
 # first row, `/healthz`, is the floor under every other: what the HTTP layer and the middleware
 # cost a request before any ratings work.
