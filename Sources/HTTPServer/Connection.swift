@@ -40,6 +40,8 @@ final class Connection: EventSource, @unchecked Sendable {
     @exclusivity(unchecked) private var answer: HTTPResponse?
     /// Where the handler delivers each answer, from any thread; set once, at the end of `init`.
     @exclusivity(unchecked) private var respond: HTTPHandler.Respond = { _ in }
+    /// This connection from when it opens until it closes, for `respond`.
+    private let mailbox = Mailbox()
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
         self.fd = fd
@@ -49,17 +51,17 @@ final class Connection: EventSource, @unchecked Sendable {
         machine = ConnectionStateMachine(limits: shared.configuration.limits, lingerSeconds: shared.configuration.lingerSeconds,
                                          now: loop.now)
         // Made once per connection rather than per request (a closure holding two references is
-        // an allocation). It holds the connection weakly, so an answer that arrives after the
-        // connection is gone is dropped; the loop strongly, so a late answer can still reach it
-        // (the cycle this makes ends when the loop lets go of the closed connection).
-        respond = { [weak self, loop = loop as EventLoop] response in
-            guard let self else { return }
+        // an allocation). It reaches the connection through `mailbox`, which `close` empties, so an
+        // answer that arrives after the connection is gone is dropped; the loop it holds strongly,
+        // so a late answer can still reach it.
+        respond = { [mailbox, loop = loop as EventLoop] response in
             // Answers always continue once the handler has returned, never inside it.
             if loop.isCurrent {
-                answer = response
-                loop.answerLater(self)
+                guard let connection = mailbox.connection else { return }
+                connection.answer = response
+                loop.answerLater(connection)
             } else {
-                loop.execute { self.responseArrived(response) }
+                loop.execute { mailbox.connection?.responseArrived(response) }
             }
         }
     }
@@ -68,6 +70,7 @@ final class Connection: EventSource, @unchecked Sendable {
     func open() throws(SystemError) {
         watchedEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         try loop.register(fd, events: watchedEvents, source: self)
+        mailbox.connection = self // only now: a connection that never opened is never closed, and would leak
         loop.connectionOpened()
         shared.metrics.connectionOpened()
     }
@@ -240,6 +243,7 @@ final class Connection: EventSource, @unchecked Sendable {
     private func close() {
         guard isOpen else { return }
         isOpen = false
+        mailbox.connection = nil // ends the cycle through `respond`
         loop.deregister(fd)
         Glibc.close(fd)
         loop.connectionClosed()
@@ -247,4 +251,13 @@ final class Connection: EventSource, @unchecked Sendable {
         input = []
         output.removeAll(keepingCapacityUpTo: 0)
     }
+}
+
+/// Where a connection's answers find it: the connection while it is open, nothing once it has
+/// closed. A box the connection empties, rather than a weak reference: a weak reference gives the
+/// connection a side table, and then every retain and release of it (several per request) takes
+/// the runtime's slow path.
+// Safe: `connection` is read and written only on its loop's thread (`respond` reads it there).
+private final class Mailbox: @unchecked Sendable {
+    var connection: Connection?
 }
