@@ -257,7 +257,8 @@ final class Connection: EventSource, @unchecked Sendable {
 /// closed. A box the connection empties, rather than a weak reference: a weak reference gives the
 /// connection a side table, and then every retain and release of it (several per request) takes
 /// the runtime's slow path.
-// Safe: `connection` is read and written only on its loop's thread (`respond` reads it there).
+// Safe: `connection` is read and written only on its loop's thread (`respond` reads it there),
+// so no two accesses overlap and the runtime's exclusivity check, one call per access, is skipped.
 private final class Mailbox: @unchecked Sendable {
-    var connection: Connection?
+    @exclusivity(unchecked) var connection: Connection?
 }
