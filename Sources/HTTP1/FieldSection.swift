@@ -47,7 +47,7 @@ enum HostRule {
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
         // One pass over the fields, for the count and the value at once.
         var host: String?
-        for index in head.headers.fields.indices where head.headers.fields[index].name == "host" {
+        for index in head.headers.fields.indices where head.headers.fields[index].isNamed("host") {
             if host != nil { throw .repeatedHost }
             host = head.headers.fields[index].value
         }

@@ -6,6 +6,12 @@ import ASCIIKit
 public struct HTTPField: Sendable, Equatable {
     public var name: String
     public var value: String
+
+    /// Whether this field is named `name` (lowercase). Lengths first: they are known without
+    /// reading the text, and most names asked for differ in length from most names present,
+    /// where a plain `==` of two different strings calls into the runtime's comparison.
+    @inline(__always)
+    public func isNamed(_ name: String) -> Bool { self.name.utf8.count == name.utf8.count && self.name == name }
 }
 
 /// Header fields in arrival order. Names are kept lowercased, since field names are
@@ -39,20 +45,20 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Replaces every field named `name` (lowercase) with one holding `value`.
     public mutating func set(_ name: String, _ value: String) {
-        if fields.contains(where: { $0.name == name }) { fields.removeAll { $0.name == name } }
+        if fields.contains(where: { $0.isNamed(name) }) { fields.removeAll { $0.isNamed(name) } }
         fields.append(HTTPField(name: name, value: value))
     }
 
     /// The first value of `name` (lowercase), or nil.
     public subscript(_ name: String) -> String? {
-        for field in fields where field.name == name { return field.value }
+        for field in fields where field.isNamed(name) { return field.value }
         return nil
     }
 
     /// Every value of `name` (lowercase), in order.
     public func values(_ name: String) -> [String] {
         var values: [String] = []
-        for field in fields where field.name == name { values.append(field.value) }
+        for field in fields where field.isNamed(name) { values.append(field.value) }
         return values
     }
 
@@ -63,14 +69,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// How many fields are named `name` (lowercase), without building an array.
     public func count(_ name: String) -> Int {
         var count = 0
-        for field in fields where field.name == name { count += 1 }
+        for field in fields where field.isNamed(name) { count += 1 }
         return count
     }
 
     /// Whether a comma-separated field such as `connection` (lowercase) lists `token`
     /// (lowercase; compared case-insensitively).
     public func contains(token: String, in name: String) -> Bool {
-        for field in fields where field.name == name {
+        for field in fields where field.isNamed(name) {
             if field.value.split(separator: ",").contains(where: { $0.trimmingSpacesAndTabs().lowercasedASCII() == token }) { return true }
         }
         return false
