@@ -27,7 +27,7 @@ public enum Timestamp {
 
     /// Where the next byte goes. A struct with mutating methods rather than nested functions that
     /// capture the count: a captured variable lives in a box, checked for exclusive access at
-    /// run time on every byte (about 900 instructions a timestamp).
+    /// run time on every byte (about 600 instructions a timestamp under callgrind).
     private struct Cursor {
         let text: UnsafeMutableBufferPointer<UInt8>
         var count = 0
