@@ -27,7 +27,8 @@ public enum Timestamp {
 
     /// Where the next byte goes. A struct with mutating methods rather than nested functions that
     /// capture the count: a captured variable lives in a box, checked for exclusive access at
-    /// run time on every byte (about 600 instructions a timestamp under callgrind).
+    /// run time on every byte (about 880 instructions per hot `GET` under callgrind, which formats
+    /// the access log's time text for most requests).
     private struct Cursor {
         let text: UnsafeMutableBufferPointer<UInt8>
         var count = 0
