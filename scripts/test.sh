@@ -10,26 +10,44 @@
 # RATINGS_SKIP_CONTAINER=1 / RATINGS_SKIP_TSAN=1 leave those parts out of a full run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's wall time, printed when the run ends (failed or not), so a slow CI run says where.
+run_started=$(date +%s)
+phase_started=$run_started
+phases=""
+phase_done() {
+    local now
+    now=$(date +%s)
+    phases+="$(printf '\n  %-32s %5d s' "$1" $((now - phase_started)))"
+    phase_started=$now
+}
+report_phases() { [ -z "$phases" ] || printf 'test: wall time per phase%s\n  %-32s %5d s\n' "$phases" total $(($(date +%s) - run_started)); }
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 scripts/setup.sh --tests
 # A run that crashed may have left a test cluster behind; stop it, now and when this run ends.
-trap scripts/lib/stop-test-clusters.sh EXIT
+trap 'scripts/lib/stop-test-clusters.sh; report_phases' EXIT
 scripts/lib/stop-test-clusters.sh
+phase_done "set-up"
 swift build --build-tests
+phase_done "build (debug, tests)"
 if [ "$quick" = 1 ]; then
     RATINGS_TEST_ENGINES=memory,sqlite swift test --skip-build --skip ProgramTests --skip PostgresStoreTests
+    phase_done "swift test (quick)"
     exit 0
 fi
 swift test --skip-build
+phase_done "swift test"
 scripts/check-contract.sh
+phase_done "contract check"
 if [ "${RATINGS_SKIP_CONTAINER:-0}" = 1 ]; then
     echo "test: container check skipped (RATINGS_SKIP_CONTAINER=1)"
 else
     scripts/container-check.sh
+    phase_done "container check"
 fi
 if [ "${RATINGS_SKIP_TSAN:-0}" = 1 ]; then
     echo "test: ThreadSanitizer run skipped (RATINGS_SKIP_TSAN=1)"
 else
     scripts/sanitizers.sh thread
+    phase_done "swift test, ThreadSanitizer"
 fi
