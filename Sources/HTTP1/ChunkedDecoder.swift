@@ -71,8 +71,9 @@ struct ChunkedDecoder: Sendable {
                     if trailer.isEmpty { return (.done(body), index + 1) }
                     let line = trailer
                     trailer = []
-                    let parsed: Result<(String, String), HTTPParseError> = line.withUnsafeBytes { bytes in
-                        Result { () throws(HTTPParseError) in try FieldSection.parseLine(bytes) }
+                    // Trailer fields are checked, then dropped: nothing here reads them.
+                    let parsed: Result<Void, HTTPParseError> = line.withUnsafeBytes { bytes in
+                        Result { () throws(HTTPParseError) in _ = try FieldSection.parseLine(bytes) }
                     }
                     if case .failure(let error) = parsed { return (.failure(error), index) }
                     state = .trailerLine(lineFeedExpected: false)

@@ -14,28 +14,27 @@ enum FieldSection {
             let (name, value) = try parseLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
             count += 1
             if count > limits.maxHeaderCount { throw .tooManyHeaders }
-            headers.add(lowercasedName: name, value)
+            headers.add(name: name, value: value)
             lineStart = lf + 1
         }
         return headers
     }
 
-    /// Parses one field line without its CRLF.
-    static func parseLine(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (String, String) {
+    /// Checks one field line without its CRLF and returns its name and its value without the
+    /// whitespace around it, as parts of `line`.
+    static func parseLine(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         guard let first = line.first else { throw .invalidFieldName }
         if first == ByteClass.space || first == ByteClass.tab { throw .obsoleteLineFolding }
         guard let colon = line.firstIndex(of: ByteClass.colon), colon > 0 else { throw .invalidFieldName }
-        let name = line[..<colon]
+        let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         if let last = name.last, last == ByteClass.space || last == ByteClass.tab { throw .whitespaceBeforeColon }
         guard name.allSatisfy(ByteClass.isToken) else { throw .invalidFieldName }
         var valueStart = colon + 1, valueEnd = line.count
         while valueStart < valueEnd, line[valueStart] == ByteClass.space || line[valueStart] == ByteClass.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ByteClass.space || line[valueEnd - 1] == ByteClass.tab { valueEnd -= 1 }
-        let value = line[valueStart..<valueEnd]
-        // Lowercased as it is copied out of the request, so it needs no second pass.
-        let nameText = ASCII.lowercasedText(name)
-        guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: nameText) }
-        return (nameText, String(decoding: value, as: UTF8.self))
+        let value = UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd])
+        guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: ASCII.lowercasedText(name)) }
+        return (name, value)
     }
 }
 
@@ -45,18 +44,20 @@ enum HostRule {
     private static let forbidden: [Bool] = (0..<256).map { byte in byte >= 0x80 || " /?#@\\\t,\"<>{}|^`".utf8.contains(UInt8(byte)) }
 
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
-        // One pass over the fields, for the count and the value at once.
-        var host: String?
-        for index in head.headers.fields.indices where head.headers.fields[index].isNamed("host") {
-            if host != nil { throw .repeatedHost }
-            host = head.headers.fields[index].value
+        var hosts = 0
+        var valid = true
+        head.headers.forEachValue(of: "host") { value in
+            hosts += 1
+            // reg-name / IP-literal, optional port, checked over the bytes in place.
+            valid = valid && !value.contains(where: isForbidden)
+            return hosts < 2
         }
-        guard let host else {
+        if hosts > 1 { throw .repeatedHost }
+        if hosts == 0 {
             if head.version == .http11 { throw .missingHost }
             return
         }
-        // reg-name / IP-literal, optional port, checked over the bytes in place.
-        guard host.withUTF8Bytes({ !$0.contains(where: isForbidden) }) else { throw .invalidHost }
+        guard valid else { throw .invalidHost }
     }
 
     private static func isForbidden(_ byte: UInt8) -> Bool { forbidden[Int(byte)] }

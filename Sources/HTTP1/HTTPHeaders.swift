@@ -1,86 +1,201 @@
 import ASCIIKit
 
-/// One header field: its name, lowercased, and its value. A struct rather than a tuple: an array
-/// of tuples is destroyed through the runtime's generic tuple walk, field by field, on every
-/// request and response.
+/// One header field as text: what iterating an `HTTPHeaders` yields, for code that wants strings
+/// (tests, the 304's field filter). The list itself keeps bytes.
 public struct HTTPField: Sendable, Equatable {
     public var name: String
     public var value: String
-
-    /// Whether this field is named `name` (lowercase). Lengths first: they are known without
-    /// reading the text, and most names asked for differ in length from most names present,
-    /// where a plain `==` of two different strings calls into the runtime's comparison.
-    @inline(__always)
-    public func isNamed(_ name: String) -> Bool { self.name.utf8.count == name.utf8.count && self.name == name }
 }
 
 /// Header fields in arrival order. Names are kept lowercased, since field names are
 /// case-insensitive (RFC 9110 §5.1): fields added are lowercased, and lookups take names already
-/// in lowercase (every caller passes a literal), so a lookup compares bytes and nothing more.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
-    /// The fields, names lowercased, values with surrounding whitespace removed.
-    public private(set) var fields: [HTTPField]
+/// in lowercase, as literals (`StaticString`, whose bytes are at hand without a copy or a
+/// check), so a lookup compares bytes and nothing more.
+/// Stored as byte records (`FieldRecords`): the parser and the serializer move bytes, and text is
+/// made only for a value somebody reads.
+// Safe: `records` is written only while this list holds the only reference to it (`append` copies
+// it first otherwise), so records that another list or thread can reach are only ever read.
+public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
+    private var records: FieldRecords
 
     public init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { HTTPField(name: HTTPHeaders.lowercase($0.0), value: $0.1) }
+        records = .empty
+        for (name, value) in fields {
+            name.withUTF8Bytes { name in
+                value.withUTF8Bytes { value in append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), lowercasing: true) }
+            }
+        }
     }
 
-    /// No fields yet, with room for `capacity` of them, so a response's fields (and the ones the
-    /// middleware adds on the way out) fill one buffer instead of growing it field by field.
+    /// No fields yet, with room for about `capacity` of them, so a response's fields (and the ones
+    /// the middleware adds on the way out) fill one buffer instead of growing it field by field.
     public init(capacity: Int) {
-        fields = []
-        fields.reserveCapacity(capacity)
+        records = capacity > 0 ? .make(capacity: capacity * Self.typicalFieldSize) : .empty
     }
+
+    /// Bytes a typical field takes as a record: its lengths, a name and a value of some 20 bytes.
+    private static let typicalFieldSize = FieldRecords.lengthsSize + 40
+
+    // MARK: Adding
 
     /// Appends a field.
-    public mutating func add(_ name: String, _ value: String) {
-        fields.append(HTTPField(name: HTTPHeaders.lowercase(name), value: value))
+    public mutating func add(_ name: StaticString, _ value: String) {
+        name.withUTF8Buffer { name in
+            value.withUTF8Bytes { value in append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), lowercasing: true) }
+        }
     }
 
-    /// Appends a field whose name the caller has already lowercased (the parser, which lowercases
-    /// as it copies the name out of the request bytes).
-    mutating func add(lowercasedName name: String, _ value: String) {
-        fields.append(HTTPField(name: name, value: value))
+    /// Appends a field from request bytes; the name is lowercased as it is copied. The parser has
+    /// checked both: a token, and a value without CR, LF or NUL.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        append(name: name, value: value, lowercasing: true)
     }
 
     /// Replaces every field named `name` (lowercase) with one holding `value`.
-    public mutating func set(_ name: String, _ value: String) {
-        if fields.contains(where: { $0.isNamed(name) }) { fields.removeAll { $0.isNamed(name) } }
-        fields.append(HTTPField(name: name, value: value))
+    public mutating func set(_ name: StaticString, _ value: String) {
+        if contains(name) {
+            var kept = HTTPHeaders()
+            kept.records = .make(capacity: records.used + name.utf8CodeUnitCount + value.utf8.count + FieldRecords.lengthsSize)
+            records.withBytes { bytes in
+                FieldRecords.forEach(in: bytes) { fieldName, fieldValue in
+                    if !fieldName.hasSameBytes(as: name) { kept.append(name: fieldName, value: fieldValue, lowercasing: false) }
+                    return true
+                }
+            }
+            self = kept
+        }
+        add(name, value)
     }
 
+    private mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasing: Bool) {
+        let size = FieldRecords.lengthsSize + name.count + value.count
+        let used = records.used, capacity = records.room
+        if !isKnownUniquelyReferenced(&records) || used + size > capacity {
+            records = records.copy(capacity: Swift.max(used + size, capacity * 2, 4 * Self.typicalFieldSize))
+        }
+        records.append(name: name, value: value, lowercasing: lowercasing)
+    }
+
+    // MARK: Reading
+
     /// The first value of `name` (lowercase), or nil.
-    public subscript(_ name: String) -> String? {
-        for field in fields where field.isNamed(name) { return field.value }
-        return nil
+    public subscript(_ name: StaticString) -> String? {
+        var found: String?
+        forEachValue(of: name) { value in
+            found = String(decoding: value, as: UTF8.self)
+            return false
+        }
+        return found
     }
 
     /// Every value of `name` (lowercase), in order.
-    public func values(_ name: String) -> [String] {
+    public func values(_ name: StaticString) -> [String] {
         var values: [String] = []
-        for field in fields where field.isNamed(name) { values.append(field.value) }
+        forEachValue(of: name) { value in
+            values.append(String(decoding: value, as: UTF8.self))
+            return true
+        }
         return values
     }
 
-    /// Names are nearly always written lowercase already; only copy when they are not.
-    @inline(__always)
-    private static func lowercase(_ name: String) -> String { name.lowercasedASCII() }
-
     /// How many fields are named `name` (lowercase), without building an array.
-    public func count(_ name: String) -> Int {
+    public func count(_ name: StaticString) -> Int {
         var count = 0
-        for field in fields where field.isNamed(name) { count += 1 }
+        forEachValue(of: name) { _ in
+            count += 1
+            return true
+        }
         return count
+    }
+
+    /// Whether a field is named `name` (lowercase).
+    public func contains(_ name: StaticString) -> Bool {
+        var found = false
+        forEachValue(of: name) { _ in
+            found = true
+            return false
+        }
+        return found
     }
 
     /// Whether a comma-separated field such as `connection` (lowercase) lists `token`
     /// (lowercase; compared case-insensitively).
-    public func contains(token: String, in name: String) -> Bool {
-        for field in fields where field.isNamed(name) {
-            if field.value.split(separator: ",").contains(where: { $0.trimmingSpacesAndTabs().lowercasedASCII() == token }) { return true }
+    public func contains(token: StaticString, in name: StaticString) -> Bool {
+        var found = false
+        token.withUTF8Buffer { token in
+            forEachValue(of: name) { value in
+                var start = 0
+                for end in 0...value.count where end == value.count || value[end] == UInt8(ascii: ",") {
+                    if Self.isToken(UnsafeRawBufferPointer(rebasing: value[start..<end]), token) {
+                        found = true
+                        return false
+                    }
+                    start = end + 1
+                }
+                return true
+            }
         }
-        return false
+        return found
+    }
+
+    /// Calls `body` with each field's name and value bytes, in order; the bytes are valid only
+    /// during the call. How the serializer writes a list without making text of it.
+    public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
+        records.withBytes { bytes in
+            FieldRecords.forEach(in: bytes) { name, value in
+                body(name, value)
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with the value bytes of each field named `name` (lowercase) until it returns false.
+    @inline(__always)
+    func forEachValue(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> Bool) {
+        records.withBytes { bytes in
+            FieldRecords.forEach(in: bytes) { fieldName, value in
+                fieldName.hasSameBytes(as: name) ? body(value) : true
+            }
+        }
+    }
+
+    /// The fields as text, in order.
+    public var fields: [HTTPField] {
+        var fields: [HTTPField] = []
+        forEachField { name, value in
+            fields.append(HTTPField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        }
+        return fields
     }
 
     public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.records === rhs.records || lhs.records.withBytes { left in rhs.records.withBytes { right in left.elementsEqual(right) } }
+    }
+
+    // MARK: Bytes
+
+    /// Whether a list element, with the spaces and tabs around it, is `token` (lowercase) in any case.
+    private static func isToken(_ element: UnsafeRawBufferPointer, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0, end = element.count
+        while start < end, ASCII.isSpaceOrTab(element[start]) { start += 1 }
+        while end > start, ASCII.isSpaceOrTab(element[end - 1]) { end -= 1 }
+        guard end - start == token.count else { return false }
+        for index in 0..<token.count where ASCII.lowercased(element[start + index]) != token[index] { return false }
+        return true
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes are exactly `literal`'s (a field name). Lengths first: most names
+    /// asked for differ in length from most names present, and are not read at all.
+    @inline(__always)
+    func hasSameBytes(as literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { literal in
+            guard count == literal.count else { return false }
+            for index in 0..<count where self[index] != literal[index] { return false }
+            return true
+        }
+    }
 }

@@ -16,13 +16,15 @@ enum RequestLine {
             throw target.contains(ByteClass.space) ? .malformedRequestLine : .invalidTarget
         }
         let text = String(decoding: target, as: UTF8.self)
-        let (originForm, authority) = try split(text)
+        // Told apart by the first byte: `String.hasPrefix` compares as Unicode, some 230
+        // instructions on every request.
+        let isOriginForm = target.first == UInt8(ascii: "/") || (target.count == 1 && target.first == UInt8(ascii: "*"))
+        let (originForm, authority) = try isOriginForm ? (text, nil) : absoluteForm(text)
         return (String(decoding: method, as: UTF8.self), originForm, try parseVersion(version), authority)
     }
 
-    /// The origin form of a target and, for the absolute form, its authority.
-    private static func split(_ target: String) throws(HTTPParseError) -> (String, String?) {
-        if target.hasPrefix("/") || target == "*" { return (target, nil) }
+    /// The origin form of an absolute-form target, and its authority.
+    private static func absoluteForm(_ target: String) throws(HTTPParseError) -> (String, String?) {
         let lower = target.lowercasedASCII()
         guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else { throw .invalidTarget }
         let rest = target.dropFirst(scheme.count)

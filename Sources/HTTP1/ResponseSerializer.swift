@@ -14,12 +14,11 @@ public enum ResponseSerializer {
         buffer.append("\r\ndate: " as StaticString)
         buffer.append(date)
         buffer.append("\r\n" as StaticString)
-        // By index: iterating the fields as a sequence copies each one, a retain and release per string.
-        let fields = response.headers.fields
-        for index in fields.indices where !Self.writtenHere(fields[index].name) {
-            buffer.append(fields[index].name)
+        response.headers.forEachField { name, value in
+            guard !Self.writtenHere(name) else { return }
+            buffer.append(name)
             buffer.append(": " as StaticString)
-            buffer.append(fields[index].value)
+            buffer.append(value)
             buffer.append("\r\n" as StaticString)
         }
         if !response.forbidsBody {
@@ -33,14 +32,8 @@ public enum ResponseSerializer {
 
     /// The fields the serializer writes itself, so a handler's copy of them is dropped.
     @inline(__always)
-    private static func writtenHere(_ name: String) -> Bool {
-        // By length first: most names have none of these lengths, and are not compared at all.
-        switch name.utf8.count {
-        case 14: return name == "content-length"
-        case 10: return name == "connection"
-        case 4: return name == "date"
-        default: return false
-        }
+    private static func writtenHere(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.hasSameBytes(as: "content-length") || name.hasSameBytes(as: "connection") || name.hasSameBytes(as: "date")
     }
 
     /// The interim `100 Continue` response.

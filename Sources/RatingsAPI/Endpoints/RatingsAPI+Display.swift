@@ -15,7 +15,6 @@ extension RatingsAPI {
         guard let text = PercentDecoding.decode(raw) else {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
-        let rendering = displayRenderings.rendering(of: try DecimalInput.parse(text, on: scale), on: scale, in: language)
-        context.respond(Responses.representation(in: language, body: rendering.json, etag: rendering.etag))
+        context.respond(displayRenderings.response(for: try DecimalInput.parse(text, on: scale), on: scale, in: language))
     }
 }

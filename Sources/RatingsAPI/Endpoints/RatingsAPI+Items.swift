@@ -21,8 +21,7 @@ extension RatingsAPI {
     }
 
     private func summaryResponse(_ summary: ItemSummary, in language: WireLanguage) -> HTTPResponse {
-        let rendering = renderings.rendering(of: summary, in: language)
-        return Responses.representation(in: language, body: rendering.json, etag: rendering.etag)
+        renderings.rendering(of: summary, in: language).response
     }
 
     func readSummaries(_ context: RequestContext) throws {

@@ -34,11 +34,16 @@ enum Responses {
 
     /// A representation whose body and ETag were rendered before (see `SummaryRenderings`).
     static func representation(in language: WireLanguage, body: [UInt8], etag: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: representationHeaders(in: language, etag: etag), body: body)
+    }
+
+    /// The fields of a JSON representation in `language` whose ETag is `etag`.
+    static func representationHeaders(in language: WireLanguage, etag: String) -> HTTPHeaders {
         var headers = HTTPHeaders(capacity: 6) // these four, X-Request-ID and a spare
         headers.add("content-type", "application/json")
         headers.add("etag", etag)
         negotiated(language, into: &headers)
-        return HTTPResponse(status: 200, headers: headers, body: body)
+        return headers
     }
 
     private static func render(_ language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> [UInt8] {

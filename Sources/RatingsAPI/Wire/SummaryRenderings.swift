@@ -1,4 +1,5 @@
 import ASCIIKit
+import HTTP1
 import JSON
 import Locking
 import RatingsCore
@@ -17,15 +18,19 @@ final class SummaryRenderings: Sendable {
         /// The hash the strong ETag of `json` alone as a body in this language quotes, kept
         /// so a list's ETag combines hashes instead of hashing the ETags' text.
         let etagHash: UInt64
-        /// That ETag.
-        let etag: String
+        /// The header fields of `json` as a response (its strong ETag among them), made once: a
+        /// response's copy shares them until the middleware adds its own.
+        let headers: HTTPHeaders
 
         init(summary: ItemSummary, json: [UInt8], language: WireLanguage) {
             self.summary = summary
             self.json = json
             etagHash = Responses.etagHash(json, language.language.tag)
-            etag = ASCII.hex(etagHash, quoted: true)
+            headers = Responses.representationHeaders(in: language, etag: ASCII.hex(etagHash, quoted: true))
         }
+
+        /// The summary as a `200` representation.
+        var response: HTTPResponse { HTTPResponse(status: 200, headers: headers, body: json) }
     }
 
     private struct Key: Hashable, Sendable {
