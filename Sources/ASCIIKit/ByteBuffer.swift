@@ -70,6 +70,13 @@ public struct ByteBuffer: ~Copyable {
         literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Appends `count` bytes that `write` fills in from the address it is given: one capacity
+    /// check for a piece made of several parts (a header field's name, value and separators).
+    @inlinable
+    public mutating func append(count: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
+        write(reserve(count))
+    }
+
     /// Appends `value` in decimal digits (a minus sign first when negative).
     @inlinable
     public mutating func appendDecimal(_ value: Int) {

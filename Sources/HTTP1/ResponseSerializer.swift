@@ -16,10 +16,14 @@ public enum ResponseSerializer {
         buffer.append("\r\n" as StaticString)
         response.headers.forEachField { name, value in
             guard !Self.writtenHere(name) else { return }
-            buffer.append(name)
-            buffer.append(": " as StaticString)
-            buffer.append(value)
-            buffer.append("\r\n" as StaticString)
+            // `name: value` CRLF in one piece: four appends cost four capacity checks and calls.
+            buffer.append(count: name.count + value.count + 4) { start in
+                // Safe: `start` has room for exactly these name.count + 2 + value.count + 2 bytes.
+                start.copyMemory(from: name.baseAddress.unsafelyUnwrapped, byteCount: name.count)
+                start.storeBytes(of: Self.colonSpace, toByteOffset: name.count, as: UInt16.self)
+                if let base = value.baseAddress { (start + name.count + 2).copyMemory(from: base, byteCount: value.count) }
+                start.storeBytes(of: Self.crlf, toByteOffset: name.count + 2 + value.count, as: UInt16.self)
+            }
         }
         if !response.forbidsBody {
             buffer.append("content-length: " as StaticString)
@@ -29,6 +33,11 @@ public enum ResponseSerializer {
         buffer.append(keepAlive ? "connection: keep-alive\r\n\r\n" as StaticString : "connection: close\r\n\r\n")
         if includeBody && !response.forbidsBody { buffer.append(response.body) }
     }
+
+    /// `": "` and CRLF, each as a two-byte word whose bytes lie in that order in memory, so one
+    /// store writes both.
+    private static var colonSpace: UInt16 { UInt16(littleEndian: 0x203A) }
+    private static var crlf: UInt16 { UInt16(littleEndian: 0x0A0D) }
 
     /// The fields the serializer writes itself, so a handler's copy of them is dropped.
     @inline(__always)

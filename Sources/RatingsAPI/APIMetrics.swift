@@ -11,11 +11,10 @@ final class APIMetrics: Sendable {
     /// The label of requests no route matched.
     static let unmatched = "unmatched"
 
-    /// One row of `ratings_http_requests_total`.
-    private struct RequestKey: Hashable {
-        let route: Int
-        let method: Int
+    /// How many requests of one route and method were answered with `status`.
+    private struct StatusCount {
         let status: Int
+        var count: Int
     }
 
     private struct Histogram {
@@ -25,7 +24,10 @@ final class APIMetrics: Sendable {
     }
 
     private struct State {
-        var requests: [RequestKey: Int] = [:]
+        /// The rows of `ratings_http_requests_total`, per route and method (`row(route:method:)`),
+        /// each a short list of the statuses seen: a look through a few entries, where a
+        /// dictionary keyed by all three hashed the key on every request.
+        var requests: [[StatusCount]]
         var durations: [Histogram]
         var written = 0
         var cleared = 0
@@ -38,16 +40,26 @@ final class APIMetrics: Sendable {
     /// Metrics for the routes whose patterns are `routePatterns`, in route-table order.
     init(routePatterns: [String]) {
         routeLabels = routePatterns + [APIMetrics.unmatched]
-        state = Locked(State(durations: [Histogram](repeating: Histogram(), count: routeLabels.count)))
+        state = Locked(State(requests: Array(repeating: [], count: routeLabels.count * APIMetrics.methodLabelCount),
+                             durations: [Histogram](repeating: Histogram(), count: routeLabels.count)))
     }
+
+    /// Method labels: the standard methods, then `other`.
+    private static let methodLabelCount = methods.count + 1
+
+    private static func row(route: Int, method: Int) -> Int { route * methodLabelCount + method }
 
     /// Counts one answered request; `route` is the route-table index, nil when none matched.
     func record(route: Int?, method: String, status: Int, seconds: Double) {
         let routeIndex = route ?? routeLabels.count - 1
-        let key = RequestKey(route: routeIndex, method: APIMetrics.methods.firstIndex(of: method) ?? APIMetrics.methods.count, status: status)
+        let row = Self.row(route: routeIndex, method: APIMetrics.methods.firstIndex(of: method) ?? APIMetrics.methods.count)
         let bucket = APIMetrics.buckets.firstIndex { seconds <= $0 }
         state.withLock { state in
-            state.requests[key, default: 0] += 1
+            if let index = state.requests[row].firstIndex(where: { $0.status == status }) {
+                state.requests[row][index].count += 1
+            } else {
+                state.requests[row].append(StatusCount(status: status, count: 1))
+            }
             if let bucket { state.durations[routeIndex].counts[bucket] += 1 }
             state.durations[routeIndex].sum += seconds
             state.durations[routeIndex].count += 1
@@ -68,7 +80,9 @@ final class APIMetrics: Sendable {
             # TYPE ratings_http_requests_total counter
 
             """
-        let rows = snapshot.requests.map { key, count in (route: routeLabels[key.route], method: methodLabel(key.method), status: key.status, count: count) }
+        let rows = snapshot.requests.enumerated().flatMap { row, counts in
+            counts.map { (route: routeLabels[row / Self.methodLabelCount], method: methodLabel(row % Self.methodLabelCount), status: $0.status, count: $0.count) }
+        }
         for row in rows.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
             out += "ratings_http_requests_total{route=\"\(row.route)\",method=\"\(row.method)\",status=\"\(row.status)\"} \(row.count)\n"
         }
