@@ -38,7 +38,7 @@ final class FieldRecords: ManagedBuffer<FieldRecords.Extent, UInt8> {
 
     // The extent is always reached through these pointers, never through `header`: the property
     // is a class's stored property, checked for exclusive access at run time on every read and
-    // write (some 100 instructions each time, measured on the request path).
+    // write (about 1,100 instructions per hot `GET` in all, measured under callgrind).
 
     /// A copy of these records in a buffer of `capacity` bytes (at least `used`).
     func copy(capacity: Int) -> FieldRecords {

@@ -126,7 +126,7 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
             forEachValue(of: name) { value in
                 var start = 0
                 for end in 0...value.count where end == value.count || value[end] == UInt8(ascii: ",") {
-                    if Self.isToken(UnsafeRawBufferPointer(rebasing: value[start..<end]), token) {
+                    if Self.isElement(UnsafeRawBufferPointer(rebasing: value[start..<end]), equalTo: token) {
                         found = true
                         return false
                     }
@@ -177,7 +177,7 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
     // MARK: Bytes
 
     /// Whether a list element, with the spaces and tabs around it, is `token` (lowercase) in any case.
-    private static func isToken(_ element: UnsafeRawBufferPointer, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isElement(_ element: UnsafeRawBufferPointer, equalTo token: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0, end = element.count
         while start < end, ASCII.isSpaceOrTab(element[start]) { start += 1 }
         while end > start, ASCII.isSpaceOrTab(element[end - 1]) { end -= 1 }
