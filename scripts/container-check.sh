@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Proves the container recipe with a real engine, on a machine that reaches no image registry:
-#   1. static checks: hadolint on the Dockerfile, the real Compose binary validates compose.yaml,
-#      and every shared library the release binary needs exists in the runtime base image;
+#   1. static checks: hadolint on the Dockerfile, the real Compose binary validates compose.yaml;
 #   2. a private dockerd (own socket, data and exec folders), stand-in base images under the
 #      exact names the Dockerfile uses (built from Debian packages and the local Swift toolchain),
-#      the unchanged Dockerfile built, and a compose round trip: non-root user, healthy, a rating
+#      the unchanged Dockerfile built, every shared library the image's binary needs found in the
+#      runtime base image, and a compose round trip: non-root user, healthy, a rating
 #      stored and read in Arabic and Spanish, kept across restart, `docker stop` under 3 s with exit 0, `down -v`;
 #   3. compose.postgres.yaml for real: PostgreSQL (a stand-in for postgres:15-bookworm built from
 #      Debian's postgresql-15 with an entrypoint that honours the official image's POSTGRES_*
@@ -64,21 +64,8 @@ mmdebstrap --quiet --variant=minbase --include="$swift_packages" bookworm "$lab/
 swift_usr=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 cp -al --no-clobber "$swift_usr/." "$lab/swift-root/usr/"
 
-# Shared libraries: what the release binary needs must all exist in the runtime stage.
-swift build -c release --product ratings --static-swift-stdlib >/dev/null
-binary="$(swift build -c release --show-bin-path)/ratings"
 mkdir -p "$lab/slim-root"
 tar -C "$lab/slim-root" -xf "$lab/slim.tar"
-needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
-missing=""
-for library in $needed; do
-    # Installed by the Dockerfile's runtime stage: libsqlite3-0, libssl3 and libpq5.
-    case "$library" in libsqlite3.so.0|libcrypto.so.3|libpq.so.5) continue ;; esac
-    find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
-done
-[ -z "$missing" ] || fail "the runtime image lacks:$missing"
-say "the release binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0, libssl3 and libpq5)"
-rm -rf "$lab/slim-root"
 
 mkdir -p "$lab/docker" "$lab/exec"
 dockerd --data-root "$lab/docker" --exec-root "$lab/exec" --pidfile "$lab/dockerd.pid" \
@@ -96,6 +83,22 @@ docker build --network host -q --build-arg RATINGS_BUILD_COMMIT="$(git rev-parse
 size=$(docker image inspect --format '{{.Size}}' ratings:latest)
 base_size=$(docker image inspect --format '{{.Size}}' debian:bookworm-slim)
 say "image ratings:latest built: $((size / 1024 / 1024)) MiB, of which $(((size - base_size) / 1024 / 1024)) MiB on top of the stand-in debian:bookworm-slim ($((base_size / 1024 / 1024)) MiB; the official slim image is smaller)"
+
+# Shared libraries: what the image's binary needs must all exist in the runtime base. Read from
+# the image itself, the binary that ships, rather than from a second release build here.
+shipped=$(docker create ratings:latest)
+docker cp -q "$shipped:/usr/local/bin/ratings" "$lab/ratings"
+docker rm -v "$shipped" >/dev/null # -v: the image declares a volume, which create made
+needed=$(readelf -d "$lab/ratings" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+missing=""
+for library in $needed; do
+    # Installed by the Dockerfile's runtime stage: libsqlite3-0, libssl3 and libpq5.
+    case "$library" in libsqlite3.so.0|libcrypto.so.3|libpq.so.5) continue ;; esac
+    find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
+done
+[ -z "$missing" ] || fail "the runtime image lacks:$missing"
+say "the image's binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0, libssl3 and libpq5)"
+rm -rf "$lab/slim-root" "$lab/ratings"
 
 # 4. Compose round trip on a free port.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
