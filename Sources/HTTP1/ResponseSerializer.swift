@@ -19,7 +19,7 @@ public enum ResponseSerializer {
             // `name: value` CRLF in one piece: four appends cost four capacity checks and calls.
             buffer.append(count: name.count + value.count + 4) { start in
                 // Safe: `start` has room for exactly these name.count + 2 + value.count + 2 bytes.
-                start.copyMemory(from: name.baseAddress.unsafelyUnwrapped, byteCount: name.count)
+                if let base = name.baseAddress { start.copyMemory(from: base, byteCount: name.count) }
                 start.storeBytes(of: Self.colonSpace, toByteOffset: name.count, as: UInt16.self)
                 if let base = value.baseAddress { (start + name.count + 2).copyMemory(from: base, byteCount: value.count) }
                 start.storeBytes(of: Self.crlf, toByteOffset: name.count + 2 + value.count, as: UInt16.self)
