@@ -124,26 +124,40 @@ public enum ASCII {
         }
     }
 
+    /// How many bytes `value` takes in decimal: its digits, and a minus sign when negative.
+    @inlinable
+    public static func decimalLength(of value: Int) -> Int {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        return length
+    }
+
+    /// Writes `value` in decimal at `start`, exactly `decimalLength(of: value)` bytes.
+    @inlinable
+    public static func writeDecimal(_ value: Int, at start: UnsafeMutableRawPointer, length: Int) {
+        var magnitude = value.magnitude
+        var position = length
+        repeat {
+            position -= 1
+            start.storeBytes(of: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: position, as: UInt8.self)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 { start.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self) }
+    }
+
     /// Calls `body` with `value` in decimal digits (a minus sign first when negative), written
     /// on the stack.
     @inlinable
     public static func withDecimalDigits<Result>(of value: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            if value < 0 {
-                buffer[19 - count] = UInt8(ascii: "-")
-                count += 1
-            }
-            return body(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        let length = decimalLength(of: value)
+        return withUnsafeTemporaryAllocation(byteCount: length, alignment: 1) { buffer in
+            // Safe: the allocation is `length` bytes, all of which writeDecimal fills.
+            writeDecimal(value, at: buffer.baseAddress.unsafelyUnwrapped, length: length)
+            return body(UnsafeRawBufferPointer(buffer))
         }
     }
 
@@ -166,7 +180,7 @@ public enum ASCII {
                 }
                 var rest = value
                 for position in stride(from: digitCount - 1, through: 0, by: -1) {
-                    buffer[position + quotes / 2] = hexDigits[Int(rest & 0xF)]
+                    buffer[position + quotes / 2] = hexDigit(UInt8(truncatingIfNeeded: rest & 0xF))
                     rest >>= 4
                 }
                 return prefix.count + digitCount + quotes
@@ -174,8 +188,12 @@ public enum ASCII {
         }
     }
 
-    /// The lowercase hexadecimal digits, by value (`hex` and JSON's `\u00XX` escapes write them).
-    public static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digit of `value` (0…15), for `hex` and JSON's `\u00XX` escapes.
+    /// Computed rather than looked up in a global table, whose lazy initialization every use checks.
+    @inlinable
+    public static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") - 10 + value
+    }
 }
 
 extension String {

@@ -45,8 +45,7 @@ public struct ByteBuffer: ~Copyable {
     @inlinable
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        let start = reserve(bytes.count)
-        start.copyMemory(from: source, byteCount: bytes.count)
+        Self.copy(bytes.count, from: source, to: reserve(bytes.count))
     }
 
     @inlinable
@@ -67,7 +66,10 @@ public struct ByteBuffer: ~Copyable {
 
     @inlinable
     public mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+        // A literal's text lies in the binary; `withUTF8Buffer` reaches it through a closure and
+        // a check for the one-scalar form on every call, which costs more than the copy itself.
+        guard literal.hasPointerRepresentation else { return literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) } }
+        append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Appends `count` bytes that `write` fills in from the address it is given: one capacity
@@ -80,7 +82,8 @@ public struct ByteBuffer: ~Copyable {
     /// Appends `value` in decimal digits (a minus sign first when negative).
     @inlinable
     public mutating func appendDecimal(_ value: Int) {
-        ASCII.withDecimalDigits(of: value) { append($0) }
+        let length = ASCII.decimalLength(of: value)
+        ASCII.writeDecimal(value, at: reserve(length), length: length)
     }
 
     /// Makes room for `extra` more bytes, counts them as held, and returns where they start.
@@ -91,6 +94,29 @@ public struct ByteBuffer: ~Copyable {
         let start = storage.unsafelyUnwrapped + storedCount
         storedCount += extra
         return start
+    }
+
+    /// `copyMemory`, with the short pieces most appends are (a field name, a separator, a
+    /// status) copied as two overlapping words: the call into libc's `memcpy` and its size
+    /// dispatch cost more than such a copy.
+    @inlinable @inline(__always)
+    public static func copy(_ count: Int, from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer) {
+        switch count {
+        case 8...16:
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        case 1..<4:
+            for offset in 0..<count { target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self) }
+        default:
+            target.copyMemory(from: source, byteCount: count)
+        }
     }
 
     @usableFromInline

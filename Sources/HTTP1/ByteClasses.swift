@@ -6,17 +6,14 @@ enum ByteClass {
     static let tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":")
 
-    /// tchar: the characters of a token (method, field name).
-    private static let tokenTable: [Bool] = (0..<256).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
-        }
+    /// tchar: the characters of a token (method, field name). Two 64-bit masks over ASCII (bit n
+    /// of the first is byte n, of the second byte 64 + n) rather than a global table, whose lazy
+    /// initialization every byte of every name checked.
+    @inline(__always) static func isToken(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000 // ! # $ % & ' * + - . 0-9
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE // A-Z ^ _ ` a-z | ~
+        return byte < 64 ? low >> byte & 1 != 0 : byte < 128 && high >> (byte - 64) & 1 != 0
     }
-
-    @inline(__always) static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
 
     /// field-vchar / obs-text / SP / HTAB: what a field value may hold.
     @inline(__always) static func isFieldValue(_ byte: UInt8) -> Bool {

@@ -73,9 +73,9 @@ final class FieldRecords: ManagedBuffer<FieldRecords.Extent, UInt8> {
             if lowercasing {
                 for index in 0..<name.count { nameStart.storeBytes(of: ASCII.lowercased(name[index]), toByteOffset: index, as: UInt8.self) }
             } else if let base = name.baseAddress {
-                nameStart.copyMemory(from: base, byteCount: name.count)
+                ByteBuffer.copy(name.count, from: base, to: nameStart)
             }
-            if let base = value.baseAddress { (nameStart + name.count).copyMemory(from: base, byteCount: value.count) }
+            if let base = value.baseAddress { ByteBuffer.copy(value.count, from: base, to: nameStart + name.count) }
         }
     }
 

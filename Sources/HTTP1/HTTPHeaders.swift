@@ -38,11 +38,12 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
 
     // MARK: Adding
 
-    /// Appends a field.
+    /// Appends a field (its name lowercased, as lookups expect).
     public mutating func add(_ name: StaticString, _ value: String) {
-        name.withUTF8Buffer { name in
-            value.withUTF8Bytes { value in append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value), lowercasing: true) }
-        }
+        // Straight from the literal's address: a field name is never a one-scalar literal, and
+        // `withUTF8Buffer` costs a closure and a check for that form on every field.
+        let name = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        value.withUTF8Bytes { value in append(name: name, value: UnsafeRawBufferPointer(value), lowercasing: true) }
     }
 
     /// Appends a field from request bytes; the name is lowercased as it is copied. The parser has

@@ -19,9 +19,9 @@ public enum ResponseSerializer {
             // `name: value` CRLF in one piece: four appends cost four capacity checks and calls.
             buffer.append(count: name.count + value.count + 4) { start in
                 // Safe: `start` has room for exactly these name.count + 2 + value.count + 2 bytes.
-                if let base = name.baseAddress { start.copyMemory(from: base, byteCount: name.count) }
+                if let base = name.baseAddress { ByteBuffer.copy(name.count, from: base, to: start) }
                 start.storeBytes(of: Self.colonSpace, toByteOffset: name.count, as: UInt16.self)
-                if let base = value.baseAddress { (start + name.count + 2).copyMemory(from: base, byteCount: value.count) }
+                if let base = value.baseAddress { ByteBuffer.copy(value.count, from: base, to: start + name.count + 2) }
                 start.storeBytes(of: Self.crlf, toByteOffset: name.count + 2 + value.count, as: UInt16.self)
             }
         }

@@ -28,8 +28,8 @@ public enum JSONText {
                 case UInt8(ascii: "\t"): buffer.append("\\t" as StaticString)
                 default:
                     buffer.append("\\u00" as StaticString)
-                    buffer.append(ASCII.hexDigits[Int(byte >> 4)])
-                    buffer.append(ASCII.hexDigits[Int(byte & 0xF)])
+                    buffer.append(ASCII.hexDigit(byte >> 4))
+                    buffer.append(ASCII.hexDigit(byte & 0xF))
                 }
             }
             buffer.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart...])))

@@ -23,7 +23,20 @@ struct ByteBufferTests {
         buffer.withUnsafeBytes { #expect(Array($0) == expected) }
     }
 
-    @Test("decimals at the edges of Int", arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
+    @Test("pieces of every length up to 40 bytes, short ones copied inline, arrive whole and in order")
+    func appendsEveryLength() {
+        var buffer = ByteBuffer()
+        var expected: [UInt8] = []
+        for length in 0...40 {
+            let piece = (0..<length).map { UInt8(truncatingIfNeeded: length &* 31 &+ $0) }
+            piece.withUnsafeBytes { buffer.append($0) }
+            expected += piece
+            buffer.append(UInt8(ascii: "|")); expected.append(UInt8(ascii: "|"))
+        }
+        #expect(buffer.bytes == expected)
+    }
+
+    @Test("decimals at the edges of Int", arguments: [0, 7, -7, 9, 10, 99, 100, 1_000_000, Int.max, Int.min])
     func decimals(value: Int) {
         var buffer = ByteBuffer(capacity: 4)
         buffer.appendDecimal(value)

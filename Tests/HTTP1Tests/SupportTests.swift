@@ -19,6 +19,13 @@ struct SupportTests {
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == "HTTP/1.1 304 Not Modified\r\ndate: D\r\nconnection: keep-alive\r\n\r\n")
     }
 
+    @Test("tchar is exactly RFC 9110's: letters, digits and !#$%&'*+-.^_`|~, for every byte")
+    func tokenCharacters() {
+        let tchar = Set(Array("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8))
+        let mismatches = (0...255).map(UInt8.init).filter { ByteClass.isToken($0) != tchar.contains($0) }
+        #expect(mismatches.isEmpty)
+    }
+
     @Test("header lookups match whole lowercase names, same-length names apart; set replaces every copy")
     func looksUpHeaders() {
         var headers = HTTPHeaders([("Etag", "\"a\""), ("vary", "Accept-Language"), ("ETAG", "\"b\""), ("Connection", "Keep-Alive, Close")])
