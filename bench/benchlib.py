@@ -141,7 +141,8 @@ def summarize(name, results):
     """The median of each figure over runs, with every run kept."""
     for result in results:
         log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
-            f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else ""))
+            f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
+            + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
     keys = ("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
     median = {key: statistics.median(r[key] for r in results) for key in keys}
     if any(r.get("rss_mib") for r in results):
@@ -161,12 +162,38 @@ def cpu_seconds(*pids):
     return user / ticks, system / ticks
 
 
+def machine_ticks():
+    """The machine's CPU time so far as (stolen, all) clock ticks, from /proc/stat's `cpu` line:
+    stolen is what the hypervisor gave to other guests while this one wanted to run."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal guest guest_nice (man 5 proc); guest time
+    # is already counted in user and nice.
+    return fields[7], sum(fields[:8])
+
+
+class StealMeter:
+    """The share of the machine's CPU time stolen by the hypervisor between start and `percent`:
+    on a shared host it swings from nothing to a third within minutes, and every run's speed
+    with it, so each run reports it beside its figures."""
+
+    def __init__(self):
+        self.start = machine_ticks()
+
+    def percent(self):
+        stolen, total = machine_ticks()
+        return round(100 * (stolen - self.start[0]) / max(1, total - self.start[1]), 1)
+
+
 def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r", cpu_pids=()):
     """One wrk run; with `rss`, the peak RSS during it; with `cpu_pids`, the CPU time those
-    processes spent per completed request, in user space and in the kernel (µs)."""
+    processes spent per completed request, in user space and in the kernel (µs). Always the
+    hypervisor's steal over the run (`steal_pct`)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
+    steal = StealMeter()
     result = wrk(url, connections, seconds, script, run)
+    result["steal_pct"] = steal.percent()
     if before:
         after = cpu_seconds(*cpu_pids)
         requests = max(1, result["requests"])
@@ -311,13 +338,16 @@ class SQLiteCeiling:
         migrations = os.path.join(ROOT, "migrations", "sqlite")
         self.migrations = [os.path.join(migrations, name) for name in sorted(os.listdir(migrations)) if name.endswith(".sql")]
         self.cpu_us = [] # per run: CPU time per rating written, user and kernel
+        self.steal_pct = [] # per run: the hypervisor's steal meanwhile
 
     def run(self, seconds, ratings=0):
         """Ratings per second over `seconds`, or until `ratings` are written when not 0."""
         database = os.path.join(self.workdir, "ceiling.sqlite")
         remove_database(database)
+        steal = StealMeter()
         output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), str(ratings), *self.migrations],
                                 capture_output=True, text=True, check=True).stdout
+        self.steal_pct.append(steal.percent())
         # Per rating written, measured by the program around its writing loop alone.
         self.cpu_us.append({key: float(re.search(key + r"=([0-9.]+)", output).group(1)) for key in ("user_us", "system_us")})
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))

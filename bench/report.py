@@ -118,9 +118,36 @@ def rounds(reads, writes, seconds):
     return lines
 
 
+def steal(reads, writes):
+    """The hypervisor's steal over each run of the rounds: the share of the machine's CPU time
+    given to other guests. Absent from results older than the field."""
+    if "steal_pct" not in reads["nginx"]["runs"][0]:
+        return []
+    lines = ["", "Steal over each of those runs: the share of the machine's CPU time its hypervisor gave to other "
+             "guests meanwhile (`/proc/stat`). Where it is high, that run's figures say more about the host than "
+             "about the code:", "", row("round", "nginx", "summary `GET`", "`/v1/display`", "batch of 20", "`PUT`", "SQLite from C"),
+             "|---:|---:|---:|---:|---:|---:|---:|"]
+    for index, runs in enumerate(zip(reads["nginx"]["runs"], reads["get_summary"]["runs"], reads["get_display"]["runs"],
+                                     reads["get_batch_20"]["runs"], writes["put_rating"]["runs"]), start=1):
+        lines.append(row(index, *(f"{run['steal_pct']:.1f} %" for run in runs),
+                         f"{writes['sqlite_ceiling_steal_pct'][index - 1]:.1f} %"))
+    return lines
+
+
+def steal_range(report):
+    """One sentence for the README: how much the hypervisor took during the rounds."""
+    reads, writes = report["reads"], report["writes"]
+    if "steal_pct" not in reads["nginx"]["runs"][0]:
+        return []
+    values = [run["steal_pct"] for name in ("nginx", "get_summary", "get_display", "get_batch_20") for run in reads[name]["runs"]]
+    values += [run["steal_pct"] for run in writes["put_rating"]["runs"]] + writes["sqlite_ceiling_steal_pct"]
+    return ["", f"The hypervisor's steal (CPU time given to other guests) ranged from {min(values):.1f} % to "
+            f"{max(values):.1f} % of the machine over the rounds' runs; docs/performance.md gives it run by run."]
+
+
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
-    return "\n".join(intro(report) + ratios(report) + [""] + scaling(report)) + "\n"
+    return "\n".join(intro(report) + ratios(report) + steal_range(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
@@ -154,7 +181,7 @@ def render(report):
                 p = pg[key][name]
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
-    lines += rounds(reads, writes, report["seconds"])
+    lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes)
     lines += cpu_per_request(reads, writes)
 
     idle = report["idle_1000"]

@@ -26,12 +26,14 @@ struct AccessLogMiddleware: Middleware {
     }
 
     func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        let request = context.request
-        let bytes = request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
+        // Read through the context rather than copied out of it: a copy of the request retains
+        // and releases each of its strings and buffers.
+        let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
         let micros = Int((clock.monotonicSeconds() - context.started) * 1_000_000)
         let status = response.status
         context.environment.loop.appendLogLine { line in
-            write(peer: context.environment.peer, request: (request.method, request.target, request.head.version.rawValue),
+            write(peer: context.environment.peer,
+                  request: (context.request.method, context.request.target, context.request.head.version.rawValue),
                   status: status, bytes: bytes, micros: micros, requestID: context.requestID, into: &line)
         }
     }
