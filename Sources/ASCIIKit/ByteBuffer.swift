@@ -1,7 +1,8 @@
 /// A growable run of bytes for output assembled from many small pieces: response heads and
 /// access-log lines, a dozen pieces each on every request. Appending is a capacity check and a
 /// copy, inlined at the caller (as a call, a one-byte append cost some 25 instructions);
-/// `Array.append(contentsOf:)` costs about ninety instructions per piece through its generic path. Noncopyable, so its storage has exactly one owner and needs no reference count.
+/// `Array.append(contentsOf:)` costs about ninety instructions per piece through its generic path.
+/// Noncopyable, so its storage has exactly one owner and needs no reference count.
 public struct ByteBuffer: ~Copyable {
     // Safe: owned by this value alone (it cannot be copied), `storedCapacity` bytes long, the
     // first `storedCount` initialized; freed in `deinit`.
@@ -66,10 +67,7 @@ public struct ByteBuffer: ~Copyable {
 
     @inlinable @inline(__always)
     public mutating func append(_ literal: StaticString) {
-        // A literal's text lies in the binary; `withUTF8Buffer` reaches it through a closure and
-        // a check for the one-scalar form on every call, which costs more than the copy itself.
-        guard literal.hasPointerRepresentation else { return literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) } }
-        append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        literal.withRawBytes { append($0) }
     }
 
     /// Appends `count` bytes that `write` fills in from the address it is given: one capacity
@@ -128,5 +126,16 @@ public struct ByteBuffer: ~Copyable {
         }
         storage = grown
         storedCapacity = newCapacity
+    }
+}
+
+extension StaticString {
+    /// Calls `body` with the literal's UTF-8 bytes: straight from its address in the binary when it
+    /// has one, as every multi-character literal does. `withUTF8Buffer` goes through a closure and a
+    /// check for the one-scalar form on every call, which cost more than copying a short literal.
+    @inlinable @inline(__always)
+    public func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard hasPointerRepresentation else { return withUTF8Buffer { body(UnsafeRawBufferPointer($0)) } }
+        return body(UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount))
     }
 }

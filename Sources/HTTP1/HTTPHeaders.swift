@@ -40,10 +40,9 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
 
     /// Appends a field (its name lowercased, as lookups expect).
     public mutating func add(_ name: StaticString, _ value: String) {
-        // Straight from the literal's address: a field name is never a one-scalar literal, and
-        // `withUTF8Buffer` costs a closure and a check for that form on every field.
-        let name = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        value.withUTF8Bytes { value in append(name: name, value: UnsafeRawBufferPointer(value), lowercasing: true) }
+        name.withRawBytes { name in
+            value.withUTF8Bytes { value in append(name: name, value: UnsafeRawBufferPointer(value), lowercasing: true) }
+        }
     }
 
     /// Appends a field from request bytes; the name is lowercased as it is copied. The parser has
@@ -123,7 +122,7 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
     /// (lowercase; compared case-insensitively).
     public func contains(token: StaticString, in name: StaticString) -> Bool {
         var found = false
-        token.withUTF8Buffer { token in
+        token.withRawBytes { token in
             forEachValue(of: name) { value in
                 var start = 0
                 for end in 0...value.count where end == value.count || value[end] == UInt8(ascii: ",") {
@@ -178,7 +177,7 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
     // MARK: Bytes
 
     /// Whether a list element, with the spaces and tabs around it, is `token` (lowercase) in any case.
-    private static func isElement(_ element: UnsafeRawBufferPointer, equalTo token: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isElement(_ element: UnsafeRawBufferPointer, equalTo token: UnsafeRawBufferPointer) -> Bool {
         var start = 0, end = element.count
         while start < end, ASCII.isSpaceOrTab(element[start]) { start += 1 }
         while end > start, ASCII.isSpaceOrTab(element[end - 1]) { end -= 1 }
@@ -193,7 +192,7 @@ extension UnsafeRawBufferPointer {
     /// asked for differ in length from most names present, and are not read at all.
     @inline(__always)
     func hasSameBytes(as literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { literal in
+        literal.withRawBytes { literal in
             guard count == literal.count else { return false }
             for index in 0..<count where self[index] != literal[index] { return false }
             return true

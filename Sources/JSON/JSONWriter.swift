@@ -30,20 +30,17 @@ public struct JSONWriter: ~Copyable {
     /// Writes a member name (plain ASCII, never escaped); the next value written is its value.
     public mutating func key(_ name: StaticString) {
         let comma = takesComma() ? 1 : 0
-        let count = name.utf8CodeUnitCount
-        // `,"name":` in one piece: a dozen members per answer, and four appends each cost four
-        // capacity checks and calls.
-        buffer.append(count: comma + count + 3) { start in
-            // Safe: `start` has room for exactly the comma, the quotes, the name and the colon.
-            if comma == 1 { start.storeBytes(of: UInt8(ascii: ","), as: UInt8.self) }
-            start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma, as: UInt8.self)
-            if name.hasPointerRepresentation {
-                ByteBuffer.copy(count, from: name.utf8Start, to: start + comma + 1)
-            } else {
-                name.withUTF8Buffer { if let base = $0.baseAddress { ByteBuffer.copy(count, from: base, to: start + comma + 1) } }
+        name.withRawBytes { name in
+            // `,"name":` in one piece: a dozen members per answer, and four appends cost four
+            // capacity checks each.
+            buffer.append(count: comma + name.count + 3) { start in
+                // Safe: `start` has room for exactly the comma, the quotes, the name and the colon.
+                if comma == 1 { start.storeBytes(of: UInt8(ascii: ","), as: UInt8.self) }
+                start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma, as: UInt8.self)
+                if let base = name.baseAddress { ByteBuffer.copy(name.count, from: base, to: start + comma + 1) }
+                start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma + 1 + name.count, as: UInt8.self)
+                start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: comma + 2 + name.count, as: UInt8.self)
             }
-            start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma + 1 + count, as: UInt8.self)
-            start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: comma + 2 + count, as: UInt8.self)
         }
         needsComma &= ~(1 << UInt64(depth))
     }
