@@ -128,14 +128,3 @@ public struct ByteBuffer: ~Copyable {
         storedCapacity = newCapacity
     }
 }
-
-extension StaticString {
-    /// Calls `body` with the literal's UTF-8 bytes: straight from its address in the binary when it
-    /// has one, as every multi-character literal does. `withUTF8Buffer` goes through a closure and a
-    /// check for the one-scalar form on every call, which cost more than copying a short literal.
-    @inlinable @inline(__always)
-    public func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        guard hasPointerRepresentation else { return withUTF8Buffer { body(UnsafeRawBufferPointer($0)) } }
-        return body(UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount))
-    }
-}
