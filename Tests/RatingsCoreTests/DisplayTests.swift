@@ -52,6 +52,32 @@ struct DisplayTests {
         #expect(throws: RatingError.invalidDisplayValue(given: input)) { try DecimalInput.parse(input, on: five) }
     }
 
+    @Test("a plain decimal is read as the same value as that number written with an exponent")
+    func plainDecimalsAgreeWithTheGeneralReading() throws {
+        // `e0` sends the same number through the general reading, so the quick one for plain
+        // decimals must agree with it on every value and on every refusal.
+        let wholes = ["0", "1", "3", "9", "10", "99", "999", "1000", "9999", "10000", "00", "05", ""]
+        let fractions = ["", ".0", ".5", ".25", ".125", ".1239", ".0001", ".9999999", ".", ".5.5", ".x"]
+        for maxRating in [2, 5, 10] {
+            let scale = try Scale(maxRating: maxRating)
+            for whole in wholes {
+                for fraction in fractions {
+                    let text = whole + fraction
+                    let plain = Result { () throws(RatingError) in try DecimalInput.parse(text, on: scale) }
+                    let general = Result { () throws(RatingError) in try DecimalInput.parse(text + "e0", on: scale) }
+                    switch (plain, general) {
+                    case let (.success(a), .success(b)): #expect(a == b, "\(text) on \(maxRating)")
+                    case (.failure, .failure): break
+                    default: Issue.record("\(text) on \(maxRating): \(plain) but with e0 \(general)")
+                    }
+                }
+            }
+        }
+        #expect(try DecimalInput.parse("3.3", on: five) == ExactValue(thousandths: 3300))
+        #expect(try DecimalInput.parse("4.9999", on: five) == ExactValue(thousandths: 4999))
+        #expect(try DecimalInput.parse("9999.5", on: five) == ExactValue(thousandths: 5000))
+    }
+
     @Test("fill comes from the unrounded value, two decimals, ties up", arguments: [
         ("3.3", [100, 100, 100, 30, 0]), ("0.005", [1, 0, 0, 0, 0]), ("0.0049", [0, 0, 0, 0, 0]),
         ("4.995", [100, 100, 100, 100, 100]), ("4.994", [100, 100, 100, 100, 99]), ("2.125", [100, 100, 13, 0, 0]),
