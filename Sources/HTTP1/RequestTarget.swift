@@ -27,6 +27,18 @@ public struct RequestTarget: Sendable, Equatable {
         }
     }
 
+    /// The first raw value of the parameter `name` and how many times it is given: what reading a
+    /// parameter allowed once takes, without building an array of its values.
+    public func rawQueryValue(_ name: String) -> (first: String?, count: Int) {
+        var first: String?
+        var count = 0
+        for item in rawQueryItems where item.name == name {
+            if count == 0 { first = item.value }
+            count += 1
+        }
+        return (first, count)
+    }
+
     /// Every raw value of the parameter `name`, in order (none when it is absent).
     public func rawQueryValues(_ name: String) -> [String] {
         var values: [String] = []

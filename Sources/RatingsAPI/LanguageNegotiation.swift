@@ -17,7 +17,7 @@ struct LanguageNegotiator: Sendable {
     var fallback: WireLanguage { wireLanguages[0] }
 
     func negotiate(_ request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
-        let given = target.rawQueryValues("lang")
+        let given = target.rawQueryValue("lang")
         let accepted: AcceptLanguage?
         if let raw = given.first {
             let rule = "lang must be one language tag such as es or es-MX: subtags of 1 to 8 letters or digits joined by hyphens, at most \(LanguageRange.maxLength) characters"

@@ -50,6 +50,7 @@ struct DisplayAndOperationsTests {
     @Test("bad display queries are 400", arguments: [
         "", "?value=", "?value=nan", "?value=inf", "?value=3,5", "?value=0x5", "?value=3&max=0", "?value=3&max=11",
         "?value=3&max=five", "?value=3&max=+5", "?value=3&max=5.0", "?value=3&max=", "?value=1&value=2", "?value=3&max=05x",
+        "?value=3&max=5&max=5", "?value=3.", "?value=.5", "?value=03.5", "?value=3.5x",
     ])
     func badDisplayQueries(query: String) async throws {
         try await withAPI { service in

@@ -6,9 +6,9 @@ extension RatingsAPI {
     func display(_ context: RequestContext) throws {
         let language = try context.language()
         let scale = try Scale(maxRating: context.target.integer("max", in: Scale.allowed, default: configuration.defaultScale.maxRating))
-        let values = context.target.rawQueryValues("value")
-        guard values.count == 1, let raw = values.first, !raw.isEmpty else {
-            throw APIError.invalidQuery(values.count > 1
+        let given = context.target.rawQueryValue("value")
+        guard given.count == 1, let raw = given.first, !raw.isEmpty else {
+            throw APIError.invalidQuery(given.count > 1
                 ? "Give value exactly once."
                 : "Give the value to display, e.g. /v1/display?value=3.5&max=5.")
         }

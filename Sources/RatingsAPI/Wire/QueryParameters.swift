@@ -8,12 +8,9 @@ extension RequestTarget {
     /// The decoded value of `name`, or nil when it is absent; 400 when it is given twice or its
     /// percent-escapes are malformed.
     func single(_ name: String, rule: @autoclosure () -> String) throws -> String? {
-        var found: String?
-        for item in rawQueryItems where item.name == name {
-            guard found == nil else { throw APIError.invalidQuery("Give \(name) at most once; \(rule()).") }
-            found = item.value
-        }
-        guard let raw = found else { return nil }
+        let given = rawQueryValue(name)
+        guard given.count <= 1 else { throw APIError.invalidQuery("Give \(name) at most once; \(rule()).") }
+        guard let raw = given.first else { return nil }
         guard let decoded = PercentDecoding.decode(raw) else {
             throw APIError.invalidQuery("\(name) has a malformed percent-escape; \(rule()).")
         }
