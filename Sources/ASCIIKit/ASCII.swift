@@ -79,6 +79,12 @@ public enum ASCII {
         }
     }
 
+    /// How many of `bytes` are `byte`: how many pieces a split will give, to size its array once.
+    @inlinable
+    public static func occurrences(of byte: UInt8, in bytes: some Sequence<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + ($1 == byte ? 1 : 0) }
+    }
+
     /// Calls `body` with each piece of `text` between `separator` bytes, as a `String`, in order,
     /// empty pieces included, without building an array of them (paths, queries and id lists on
     /// every request). The pieces are cut from the bytes themselves: a `Substring` per piece

@@ -72,7 +72,7 @@ public struct RequestTarget: Sendable, Equatable {
         // Split as bytes, each piece made a String once: "&" and "=" are ASCII.
         var items: [(name: String, value: String)] = []
         // One allocation instead of regrowing from empty for the second and fourth pair.
-        items.reserveCapacity(1 + query.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) })
+        items.reserveCapacity(1 + ASCII.occurrences(of: UInt8(ascii: "&"), in: query))
         ASCII.forEachSlice(of: query, separatedBy: UInt8(ascii: "&")) { pair in
             guard !pair.isEmpty else { return }
             let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex

@@ -57,21 +57,29 @@ extension RatingsAPI {
         guard !values.isEmpty else {
             throw APIError.invalidQuery("Give the items as ids=a,b,c or ids=a&ids=b&ids=c (1 to \(maxBatch) identifiers in all).")
         }
-        // Collected first, then read: a list that is too long is refused as such, whatever it holds.
-        var pieces: [String] = []
+        // Counted first, then read: a list that is too long is refused as such, whatever it holds.
+        var decoded: [String] = []
+        decoded.reserveCapacity(values.count)
+        var count = 0
         for value in values {
-            guard let decoded = PercentDecoding.decode(value) else {
+            guard let text = PercentDecoding.decode(value) else {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
             // Split on commas (no identifier holds one), keeping empty pieces: they are errors.
-            try ASCII.forEachPiece(of: decoded[...], separatedBy: UInt8(ascii: ",")) { piece in
-                pieces.append(piece)
-                guard pieces.count <= maxBatch else {
-                    throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
-                }
+            let commas = text.utf8.withContiguousStorageIfAvailable { ASCII.occurrences(of: UInt8(ascii: ","), in: $0) }
+            count += 1 + (commas ?? ASCII.occurrences(of: UInt8(ascii: ","), in: text.utf8))
+            guard count <= maxBatch else {
+                throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
             }
+            decoded.append(text)
         }
-        return try pieces.map(batchID)
+        // Each piece becomes an id as it is cut: no array of the pieces' text in between.
+        var ids: [ItemID] = []
+        ids.reserveCapacity(count)
+        for text in decoded {
+            try ASCII.forEachPiece(of: text[...], separatedBy: UInt8(ascii: ",")) { ids.append(try batchID($0)) }
+        }
+        return ids
     }
 
     private static func batchID(_ piece: String) throws -> ItemID {
