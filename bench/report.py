@@ -134,6 +134,32 @@ def steal(reads, writes):
     return lines
 
 
+def steal_effect(reads, writes):
+    """What steal did in this run, worked out from its runs: each side's CPU time per request and
+    rate in its calmest and its most stolen run, and the summary `GET`'s ratio in the calmest and
+    the most stolen round. Absent from results older than the field."""
+    if "steal_pct" not in reads["nginx"]["runs"][0]:
+        return []
+    def cpu(run):
+        return run["user_us"] + run["system_us"]
+    sides = []
+    for label, runs in (("nginx", reads["nginx"]["runs"]), ("the summary `GET`", reads["get_summary"]["runs"]),
+                        ("the `PUT`", writes["put_rating"]["runs"])):
+        calm, stolen = min(runs, key=lambda run: run["steal_pct"]), max(runs, key=lambda run: run["steal_pct"])
+        sides.append(f"{label} {cpu(calm):.1f} → {cpu(stolen):.1f} µs at {rps(calm['rps'])} → {rps(stolen['rps'])} req/s "
+                     f"({calm['steal_pct']:.1f} → {stolen['steal_pct']:.1f} % steal)")
+    pairs = list(zip(reads["nginx"]["runs"], reads["get_summary"]["runs"]))
+    def round_steal(pair):
+        return pair[0]["steal_pct"] + pair[1]["steal_pct"]
+    calm, stolen = min(pairs, key=round_steal), max(pairs, key=round_steal)
+    def describe(pair):
+        return (f"{pair[1]['rps'] / pair[0]['rps']:.2f}× (steal {pair[0]['steal_pct']:.1f} % during nginx's run, "
+                f"{pair[1]['steal_pct']:.1f} % during the server's)")
+    return ["", "Between each side's calmest and its most stolen run, CPU time per request (user and kernel) and "
+            "rate moved as follows: " + "; ".join(sides) + ". The summary `GET` came to " + describe(stolen) +
+            " in the round with the most steal and to " + describe(calm) + " in the calmest."]
+
+
 def steal_range(report):
     """One sentence for the README: how much the hypervisor took during the rounds."""
     reads, writes = report["reads"], report["writes"]
@@ -145,9 +171,25 @@ def steal_range(report):
             f"{max(values):.1f} % of the machine over the rounds' runs; docs/performance.md gives it run by run."]
 
 
+def round_ratios(report):
+    """One sentence for the README: each ratio round by round, since a ratio of medians can pair
+    runs from different rounds, and so from different minutes of a shared machine."""
+    reads, writes = report["reads"], report["writes"]
+    if "runs" not in reads["nginx"]:
+        return []
+    def ratios(runs, references):
+        return ", ".join(f"{run['rps'] / reference:.2f}×" for run, reference in zip(runs, references))
+    nginx = [run["rps"] for run in reads["nginx"]["runs"]]
+    single = [run["rps"] for run in reads["get_summary"]["runs"]]
+    return ["", "Round by round (each ratio between runs a minute apart): summary `GET` ÷ nginx "
+            f"{ratios(reads['get_summary']['runs'], nginx)}; `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
+            f"batch ÷ single `GET` {ratios(reads['get_batch_20']['runs'], single)}; `PUT` ÷ SQLite from C "
+            f"{ratios(writes['put_rating']['runs'], writes['sqlite_ceiling_rps']['runs'])}."]
+
+
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
-    return "\n".join(intro(report) + ratios(report) + steal_range(report) + [""] + scaling(report)) + "\n"
+    return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
@@ -181,7 +223,7 @@ def render(report):
                 p = pg[key][name]
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
-    lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes)
+    lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
     lines += cpu_per_request(reads, writes)
 
     idle = report["idle_1000"]
