@@ -16,12 +16,16 @@ public enum IdentifierRule {
 
     /// Returns why `text` is not an identifier, or nil when it is one.
     public static func problem(with text: String) -> String? {
-        let count = text.utf8.count
+        // One pass over the bytes, borrowed: every id of every request comes through here.
+        text.withUTF8Bytes(problem(withBytes:))
+    }
+
+    /// Returns why the UTF-8 `bytes` are not an identifier, or nil when they are one.
+    public static func problem(withBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
         if count == 0 { return "is empty; use 1 to \(maxLength) characters" }
         if count > maxLength { return "is \(count) bytes long; use at most \(maxLength) characters" }
-        // One pass over the bytes, borrowed: every id of every request comes through here.
-        let dots = text.withUTF8Bytes(countDotsIfAllowed)
-        guard let dots else { return "contains a character outside \(alphabetDescription)" }
+        guard let dots = countDotsIfAllowed(bytes) else { return "contains a character outside \(alphabetDescription)" }
         if dots == count && count <= 2 { return "is a dot segment; '.' and '..' are not identifiers" }
         return nil
     }
@@ -65,6 +69,15 @@ public struct ItemID: Sendable, Hashable, CustomStringConvertible {
             throw .invalidIdentifier(kind: .item, problem: problem)
         }
         self.init(stored: rawValue)
+    }
+
+    /// Validates UTF-8 `bytes` (a piece cut from a request) against the identifier rule, and
+    /// makes text of them only when they pass.
+    public init(validating bytes: UnsafeBufferPointer<UInt8>) throws(RatingError) {
+        if let problem = IdentifierRule.problem(withBytes: bytes) {
+            throw .invalidIdentifier(kind: .item, problem: problem)
+        }
+        self.init(stored: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Rebuilds an identifier that was validated before it was stored.

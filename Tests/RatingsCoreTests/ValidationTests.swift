@@ -30,6 +30,7 @@ struct ValidationTests {
     func acceptsIdentifier(text: String) throws {
         #expect(try ItemID(text).rawValue == text)
         #expect(try RaterID(text).rawValue == text)
+        #expect(try Array(text.utf8).withUnsafeBufferPointer { bytes throws(RatingError) in try ItemID(validating: bytes) } == ItemID(text))
     }
 
     @Test("bad identifiers are refused with a reason", arguments: [
@@ -38,6 +39,7 @@ struct ValidationTests {
     func refusesIdentifier(text: String) {
         #expect(IdentifierRule.problem(with: text) != nil)
         #expect(throws: RatingError.self) { try ItemID(text) }
+        #expect(throws: RatingError.self) { try Array(text.utf8).withUnsafeBufferPointer { bytes throws(RatingError) in try ItemID(validating: bytes) } }
         #expect(throws: RatingError.self) { try RaterID(text) }
     }
 

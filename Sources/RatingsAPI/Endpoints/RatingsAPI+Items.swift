@@ -76,17 +76,21 @@ extension RatingsAPI {
         // Each piece becomes an id as it is cut: no array of the pieces' text in between.
         var ids: [ItemID] = []
         ids.reserveCapacity(count)
-        for text in decoded {
-            try ASCII.forEachPiece(of: text[...], separatedBy: UInt8(ascii: ",")) { ids.append(try batchID($0)) }
+        for var text in decoded {
+            // Each piece is checked as bytes, and made text only once it is an id.
+            try text.withUTF8 { bytes in
+                try ASCII.forEachSlice(of: bytes, separatedBy: UInt8(ascii: ",")) { ids.append(try batchID($0)) }
+            }
         }
         return ids
     }
 
-    private static func batchID(_ piece: String) throws -> ItemID {
+    private static func batchID(_ piece: UnsafeBufferPointer<UInt8>) throws -> ItemID {
         do {
-            return try ItemID(piece)
+            return try ItemID(validating: piece)
         } catch {
-            throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(piece)), which is not an identifier: it \(IdentifierRule.problem(with: piece) ?? "is invalid"). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
+            let problem = if case .invalidIdentifier(_, let problem) = error { problem } else { "is invalid" }
+            throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(String(decoding: piece, as: UTF8.self))), which is not an identifier: it \(problem). Identifiers are 1 to \(IdentifierRule.maxLength) characters from \(IdentifierRule.alphabetDescription).")
         }
     }
 
