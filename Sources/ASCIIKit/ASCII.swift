@@ -85,25 +85,10 @@ public enum ASCII {
         bytes.reduce(0) { $0 + ($1 == byte ? 1 : 0) }
     }
 
-    /// Calls `body` with each piece of `text` between `separator` bytes, as a `String`, in order,
-    /// empty pieces included, without building an array of them (paths, queries and id lists on
-    /// every request). The pieces are cut from the bytes themselves: a `Substring` per piece
-    /// would have its String indices checked and aligned, several times the cost of the cut.
-    @inlinable
-    public static func forEachPiece(of text: Substring, separatedBy separator: UInt8,
-                                    _ body: (String) throws -> Void) rethrows {
-        // The text was valid UTF-8 and the separator is ASCII, so every piece is too.
-        if try text.utf8.withContiguousStorageIfAvailable({ bytes in
-            try forEachSlice(of: bytes, separatedBy: separator) { try body(String(decoding: $0, as: UTF8.self)) }
-        }) == nil {
-            try Array(text.utf8).withUnsafeBufferPointer { bytes in
-                try forEachSlice(of: bytes, separatedBy: separator) { try body(String(decoding: $0, as: UTF8.self)) }
-            }
-        }
-    }
-
     /// Calls `body` with each run of `bytes` between `separator` bytes, in order, empty runs
-    /// included: `forEachPiece` for callers that cut the pieces further before making text.
+    /// included, without building an array of them (paths, queries and id lists on every
+    /// request). Cut from the bytes themselves: a `Substring` per piece would have its String
+    /// indices checked and aligned, several times the cost of the cut.
     @inlinable
     public static func forEachSlice(of bytes: UnsafeBufferPointer<UInt8>, separatedBy separator: UInt8,
                                     _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {

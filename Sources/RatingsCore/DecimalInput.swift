@@ -42,8 +42,8 @@ public enum DecimalInput {
             thousandths = thousandths * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
             index += 1
         }
-        // JSON allows no leading zero; five whole digits could overflow nothing, but are past
-        // every scale and rare enough to leave to the general path.
+        // JSON allows no leading zero. Five whole digits or more are past every scale; the
+        // general path clamps them.
         guard (1...4).contains(index), index == 1 || bytes[0] != UInt8(ascii: "0") else { return nil }
         thousandths *= 1000
         guard index < bytes.count else { return thousandths }

@@ -54,19 +54,20 @@ struct ASCIITests {
 
     @Test("pieces between separators come out in order, empty ones included")
     func pieces() {
-        func split(_ text: String) -> [String] {
+        func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
             var pieces: [String] = []
-            ASCII.forEachPiece(of: text[...], separatedBy: UInt8(ascii: ",")) { pieces.append(String($0)) }
+            ASCII.forEachSlice(of: bytes, separatedBy: UInt8(ascii: ",")) { pieces.append(String(decoding: $0, as: UTF8.self)) }
             return pieces
         }
+        func split(_ text: String) -> [String] { Array(text.utf8).withUnsafeBufferPointer(split) }
         #expect(split("a,bc,d") == ["a", "bc", "d"])
         #expect(split(",a,,b,") == ["", "a", "", "b", ""])
         #expect(split("") == [""] && split("é,ü") == ["é", "ü"])
-        // A piece of a longer (heap-stored) string, starting and ending inside it.
+        // A run inside a longer buffer, starting and ending inside it.
         let long = String(repeating: "ab,", count: 20) + "end"
-        var pieces: [String] = []
-        ASCII.forEachPiece(of: long.dropFirst(1).dropLast(1), separatedBy: UInt8(ascii: ",")) { pieces.append(String($0)) }
+        let pieces = Array(long.utf8).withUnsafeBufferPointer { split(UnsafeBufferPointer(rebasing: $0[1..<($0.count - 1)])) }
         #expect(pieces == ["b"] + Array(repeating: "ab", count: 19) + ["en"])
+        #expect(ASCII.occurrences(of: UInt8(ascii: ","), in: long.utf8) == 20 && ASCII.occurrences(of: UInt8(ascii: ","), in: "".utf8) == 0)
         #expect(ASCII.firstIndex(of: UInt8(ascii: "d"), in: long.dropFirst(3).utf8).map { long.utf8.distance(from: long.utf8.startIndex, to: $0) } == 62)
         #expect(ASCII.firstIndex(of: UInt8(ascii: "z"), in: long.dropFirst(3).utf8) == nil)
     }
