@@ -5,7 +5,7 @@ references on the same machine in the same run.
 - Reads against nginx with one worker answering `return 200` of the same summary bytes from
   memory, no access log: the ceiling of this load generator here. nginx, the summary GET, the
   display GET and the batch GET run in alternating rounds; each figure is the median of the
-  rounds.
+  rounds, and each ratio the median of the rounds' own ratios.
 - Durable writes against bench/sqlite-ceiling.c: the store's own statements for a new rating
   straight on SQLite, synchronous=FULL, 64 ratings per commit. In each round a server on a fresh
   database takes the PUT load, then the C reference writes as many ratings into a fresh database
@@ -18,7 +18,8 @@ Run it with scripts/bench.sh.
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, log, remove_database, request, measure_once, seed, seed_rater, summarize, wrk, wrk_command,
+                      build_rated_items, log, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
+                      write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
 HOT = "/v1/items/bench-37"
@@ -43,13 +44,7 @@ def reads(server, work, runs, seconds):
         nginx.stop()
     result = {name: summarize(name, values) for name, values in rounds.items()}
     result["summary_body_bytes"] = len(body)
-    nginx_rps, nginx_p99 = result["nginx"]["rps"], result["nginx"]["p99_ms"]
-    result["ratios"] = {
-        "get_summary_vs_nginx": round(result["get_summary"]["rps"] / nginx_rps, 3),
-        "get_summary_p99_vs_nginx": round(result["get_summary"]["p99_ms"] / nginx_p99, 2),
-        "get_display_vs_nginx": round(result["get_display"]["rps"] / nginx_rps, 3),
-        "batch_20_vs_get_summary": round(result["get_batch_20"]["rps"] / result["get_summary"]["rps"], 3),
-    }
+    result["ratios"] = read_ratios(result)
     return result
 
 
@@ -88,7 +83,7 @@ def writes(binary, server, work, runs, seconds):
     mixed = [measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="mixed.lua", run=f"m{run}")
              for run in range(runs)]
     result["mixed_90_10"] = summarize("mixed_90_10", mixed)
-    result["ratios"] = {"put_vs_sqlite_ceiling": round(result["put_rating"]["rps"] / result["sqlite_ceiling_rps"]["median"], 3)}
+    result["ratios"] = write_ratios(result)
     return result
 
 

@@ -151,6 +151,29 @@ def summarize(name, results):
     return median
 
 
+def median_ratio(runs, references, key="rps"):
+    """The median of the rounds' own ratios: each round's two figures were taken a minute apart,
+    where a ratio of two medians can pair runs from different minutes of a shared machine."""
+    return statistics.median(run[key] / reference[key] for run, reference in zip(runs, references))
+
+
+def read_ratios(reads):
+    """The read targets' ratios, each the median of its rounds' ratios."""
+    nginx, single = reads["nginx"]["runs"], reads["get_summary"]["runs"]
+    return {
+        "get_summary_vs_nginx": round(median_ratio(single, nginx), 3),
+        "get_summary_p99_vs_nginx": round(median_ratio(single, nginx, "p99_ms"), 2),
+        "get_display_vs_nginx": round(median_ratio(reads["get_display"]["runs"], nginx), 3),
+        "batch_20_vs_get_summary": round(median_ratio(reads["get_batch_20"]["runs"], single), 3),
+    }
+
+
+def write_ratios(writes):
+    """The durable write's ratio to the C reference run in the same round, median of the rounds."""
+    ceilings = [{"rps": value} for value in writes["sqlite_ceiling_rps"]["runs"]]
+    return {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceilings), 3)}
+
+
 def cpu_seconds(*pids):
     """The user and the kernel CPU time the processes have used so far, in seconds."""
     user = system = 0
