@@ -151,10 +151,15 @@ def summarize(name, results):
     return median
 
 
+def ratios_by_round(runs, references, key="rps"):
+    """Each round's own ratio of `key`: the two figures of a round were taken a minute apart."""
+    return [run[key] / reference[key] for run, reference in zip(runs, references)]
+
+
 def median_ratio(runs, references, key="rps"):
-    """The median of the rounds' own ratios: each round's two figures were taken a minute apart,
-    where a ratio of two medians can pair runs from different minutes of a shared machine."""
-    return statistics.median(run[key] / reference[key] for run, reference in zip(runs, references))
+    """The median of the rounds' own ratios, where a ratio of two medians can pair runs from
+    different minutes of a shared machine."""
+    return statistics.median(ratios_by_round(runs, references, key))
 
 
 def read_ratios(reads):
@@ -168,10 +173,14 @@ def read_ratios(reads):
     }
 
 
+def ceiling_runs(writes):
+    """The C reference's runs in the shape of the server's (it records only a rate per run)."""
+    return [{"rps": value} for value in writes["sqlite_ceiling_rps"]["runs"]]
+
+
 def write_ratios(writes):
     """The durable write's ratio to the C reference run in the same round, median of the rounds."""
-    ceilings = [{"rps": value} for value in writes["sqlite_ceiling_rps"]["runs"]]
-    return {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceilings), 3)}
+    return {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
 
 
 def cpu_seconds(*pids):

@@ -7,7 +7,7 @@ full result into both pages, and its check fails when they differ from it.
 """
 import json, sys
 
-from benchlib import read_ratios, write_ratios
+from benchlib import ceiling_runs, ratios_by_round, read_ratios, write_ratios
 
 
 def rps(value):
@@ -183,19 +183,18 @@ def steal_range(report):
 
 
 def round_ratios(report):
-    """One sentence for the README: each ratio round by round, since a ratio of medians can pair
-    runs from different rounds, and so from different minutes of a shared machine."""
+    """One sentence for the README: the rounds' ratios behind each median, so a reader sees how
+    far they spread on a shared machine."""
     reads, writes = report["reads"], report["writes"]
     if "runs" not in reads["nginx"]:
         return []
     def ratios(runs, references):
-        return ", ".join(f"{run['rps'] / reference:.2f}×" for run, reference in zip(runs, references))
-    nginx = [run["rps"] for run in reads["nginx"]["runs"]]
-    single = [run["rps"] for run in reads["get_summary"]["runs"]]
+        return ", ".join(f"{ratio:.2f}×" for ratio in ratios_by_round(runs, references))
+    nginx, single = reads["nginx"]["runs"], reads["get_summary"]["runs"]
     return ["", "Round by round (each ratio between runs a minute apart): summary `GET` ÷ nginx "
-            f"{ratios(reads['get_summary']['runs'], nginx)}; `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
+            f"{ratios(single, nginx)}; `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
             f"batch ÷ single `GET` {ratios(reads['get_batch_20']['runs'], single)}; `PUT` ÷ SQLite from C "
-            f"{ratios(writes['put_rating']['runs'], writes['sqlite_ceiling_rps']['runs'])}."]
+            f"{ratios(writes['put_rating']['runs'], ceiling_runs(writes))}."]
 
 
 def render_summary(report):
