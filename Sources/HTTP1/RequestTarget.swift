@@ -1,11 +1,9 @@
 import ASCIIKit
 
 /// An origin-form request target split into decoded path segments and query parameters.
-public struct RequestTarget: Sendable, Equatable {
+public struct RequestTarget: Sendable {
     /// The path as sent, before decoding (for logs and metrics fallbacks).
     public let rawPath: String
-    /// The raw query, without `?`; nil when absent.
-    public let rawQuery: String?
     /// Query parameters as raw (still encoded) name/value pairs, in order. Split once here,
     /// because a request may read several parameters (its language, then the endpoint's own).
     public let rawQueryItems: [(name: String, value: String)]
@@ -15,16 +13,11 @@ public struct RequestTarget: Sendable, Equatable {
         // String indices (a Substring per part, each converted back) cost several times more
         // on every request that has a query.
         var target = target
-        let parts = target.withUTF8 { bytes -> (path: String, query: String, items: [(name: String, value: String)])? in
+        let parts = target.withUTF8 { bytes -> (path: String, items: [(name: String, value: String)])? in
             guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-            let query = UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])
-            return (Self.text(bytes[..<mark]), Self.text(query[...]), Self.items(of: query))
+            return (Self.text(bytes[..<mark]), Self.items(of: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])))
         }
-        if let parts {
-            (rawPath, rawQuery, rawQueryItems) = (parts.path, parts.query, parts.items)
-        } else {
-            (rawPath, rawQuery, rawQueryItems) = (target, nil, [])
-        }
+        (rawPath, rawQueryItems) = parts ?? (target, [])
     }
 
     /// The first raw value of the parameter `name` and how many times it is given: what reading a
@@ -44,10 +37,6 @@ public struct RequestTarget: Sendable, Equatable {
         var values: [String] = []
         for item in rawQueryItems where item.name == name { values.append(item.value) }
         return values
-    }
-
-    public static func == (lhs: RequestTarget, rhs: RequestTarget) -> Bool {
-        lhs.rawPath == rhs.rawPath && lhs.rawQuery == rhs.rawQuery
     }
 
     /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
@@ -81,7 +70,7 @@ public struct RequestTarget: Sendable, Equatable {
         return items
     }
 
-    /// The bytes of a query piece as text; the query was valid UTF-8 and the cuts fall on ASCII.
+    /// A piece of the target as text; the target was valid UTF-8 and the cuts fall on ASCII.
     private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
     }

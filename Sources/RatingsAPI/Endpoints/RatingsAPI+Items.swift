@@ -62,12 +62,11 @@ extension RatingsAPI {
         decoded.reserveCapacity(values.count)
         var count = 0
         for value in values {
-            guard let text = PercentDecoding.decode(value) else {
+            guard var text = PercentDecoding.decode(value) else {
                 throw APIError.invalidQuery("ids has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
             // Split on commas (no identifier holds one), keeping empty pieces: they are errors.
-            let commas = text.utf8.withContiguousStorageIfAvailable { ASCII.occurrences(of: UInt8(ascii: ","), in: $0) }
-            count += 1 + (commas ?? ASCII.occurrences(of: UInt8(ascii: ","), in: text.utf8))
+            count += 1 + text.withUTF8 { ASCII.occurrences(of: UInt8(ascii: ","), in: $0) }
             guard count <= maxBatch else {
                 throw APIError.invalidQuery("ids lists more than \(maxBatch) identifiers; ask for at most \(maxBatch) at a time.")
             }
