@@ -25,7 +25,7 @@ public final class RatingsAPI: Sendable {
         metrics = APIMetrics(routePatterns: router.routes.map(\.pattern.description))
         middleware = MiddlewareChain(requestID: RequestIDMiddleware(),
                                      accessLog: AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock),
-                                     metrics: MetricsMiddleware(metrics: metrics, clock: configuration.clock),
+                                     metrics: MetricsMiddleware(metrics: metrics),
                                      conditionalGET: ConditionalGETMiddleware())
     }
 

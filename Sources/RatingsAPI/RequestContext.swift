@@ -7,7 +7,8 @@ import RatingsCore
 /// middleware on the way out). Built once per request by the API; a class, so the middleware
 /// and the continuations share one instead of copying it, or a chain of closures, at every step.
 // Safe: `requestID` is set once, by the request-id middleware, before anything else reads it or
-// the context leaves the request's loop; every other property is immutable.
+// the context leaves the request's loop, and `seconds` once, in `respond`, on the request's loop
+// before the middleware that reads it; every other property is immutable.
 final class RequestContext: @unchecked Sendable {
     let request: HTTPRequest
     /// The request target, split once into path and query.
@@ -21,6 +22,9 @@ final class RequestContext: @unchecked Sendable {
     var requestID: String
     /// When the complete request reached the API, on the monotonic clock.
     let started: Double
+    /// How long the request took, from `started` to its answer: set once in `respond`, so the
+    /// metrics and the access log share one clock read.
+    private(set) var seconds: Double = 0
     let services: APIServices
     /// The steps the response passes on its way out, in reverse, then the server's delivery.
     private let middleware: MiddlewareChain
@@ -46,6 +50,7 @@ final class RequestContext: @unchecked Sendable {
     /// step first), then the server gets it.
     func respond(_ response: consuming HTTPResponse) {
         var response = response
+        seconds = services.clock.monotonicSeconds() - started
         middleware.response(self, &response)
         deliver(response)
     }

@@ -29,7 +29,7 @@ struct AccessLogMiddleware: Middleware {
         // Read through the context rather than copied out of it: a copy of the request retains
         // and releases each of its strings and buffers.
         let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
-        let micros = Int((clock.monotonicSeconds() - context.started) * 1_000_000)
+        let micros = Int(context.seconds * 1_000_000)
         let status = response.status
         context.environment.loop.appendLogLine { line in
             write(peer: context.environment.peer,

@@ -3,10 +3,9 @@ import HTTP1
 /// Counts every answered request by route pattern, method and status, with its duration.
 struct MetricsMiddleware: Middleware {
     let metrics: APIMetrics
-    let clock: any APIClock
 
     func response(_ context: RequestContext, _ response: inout HTTPResponse) {
         metrics.record(route: context.routeIndex, method: context.request.method, status: response.status,
-                       seconds: clock.monotonicSeconds() - context.started)
+                       seconds: context.seconds)
     }
 }
