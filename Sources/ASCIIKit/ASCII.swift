@@ -92,13 +92,7 @@ public enum ASCII {
     @inlinable
     public static func forEachSlice(of bytes: UnsafeBufferPointer<UInt8>, separatedBy separator: UInt8,
                                     _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        var start = 0
-        while true {
-            let end = bytes[start...].firstIndex(of: separator) ?? bytes.endIndex
-            try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            if end == bytes.endIndex { return }
-            start = end + 1
-        }
+        for slice in ByteSlices(bytes, separatedBy: separator) { try body(slice) }
     }
 
     /// `bytes` as text with `A`…`Z` lowercased, written in place: a short result (a field name)
@@ -232,5 +226,30 @@ extension StringProtocol {
         var end = bytes.endIndex
         while end > first, ASCII.isSpaceOrTab(bytes[bytes.index(end, offsetBy: -1)]) { end = bytes.index(end, offsetBy: -1) }
         return String(decoding: bytes[first..<end], as: UTF8.self)
+    }
+}
+
+/// The runs of some bytes between `separator` bytes, in order, empty runs included, each cut
+/// when it is asked for: what `ASCII.forEachSlice` walks, for a caller that stops early or walks
+/// two sequences side by side (a path's segments beside a route's).
+public struct ByteSlices: Sequence, IteratorProtocol {
+    // Safe: the caller's bytes, which it keeps alive while it walks them.
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let separator: UInt8
+    /// Where the next run starts; past the end once the last was given.
+    @usableFromInline var start = 0
+
+    @inlinable
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, separatedBy separator: UInt8) {
+        self.bytes = bytes
+        self.separator = separator
+    }
+
+    @inlinable
+    public mutating func next() -> UnsafeBufferPointer<UInt8>? {
+        guard start <= bytes.count else { return nil }
+        let end = bytes[start...].firstIndex(of: separator) ?? bytes.endIndex
+        defer { start = end + 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 }

@@ -1,23 +1,42 @@
 import ASCIIKit
 
-/// An origin-form request target split into decoded path segments and query parameters.
+/// An origin-form request target split into its path, read segment by segment, and its query
+/// parameters.
 public struct RequestTarget: Sendable {
     /// The path as sent, before decoding (for logs and metrics fallbacks).
     public let rawPath: String
     /// Query parameters as raw (still encoded) name/value pairs, in order. Split once here,
     /// because a request may read several parameters (its language, then the endpoint's own).
     public let rawQueryItems: [(name: String, value: String)]
+    /// How many segments the path has (see `pathMatches`).
+    public let pathSegmentCount: Int
+    /// Whether the path has a `%`, so some segment may need decoding before it is compared.
+    private let pathHasEscape: Bool
 
     public init(_ target: String) {
-        // Cut from the bytes once: `?` is ASCII and the target is valid UTF-8. Cutting through
-        // String indices (a Substring per part, each converted back) cost several times more
-        // on every request that has a query.
+        // Read from the bytes in one pass, which finds the `?`, counts the path's segments and
+        // notes any escape: `?`, `/` and `%` are ASCII and the target is valid UTF-8. Cutting
+        // through String indices (a Substring per part, each converted back) cost several times
+        // more on every request that has a query.
         var target = target
-        let parts = target.withUTF8 { bytes -> (path: String, items: [(name: String, value: String)])? in
-            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-            return (Self.text(bytes[..<mark]), Self.items(of: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])))
+        let (count, escape, parts) = target.withUTF8 { bytes -> (Int, Bool, (path: String, items: [(name: String, value: String)])?) in
+            var slashes = 0, escape = false
+            for index in bytes.indices {
+                switch bytes[index] {
+                case UInt8(ascii: "/"): slashes += 1
+                case UInt8(ascii: "%"): escape = true
+                case UInt8(ascii: "?"):
+                    let query = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
+                    return (slashes, escape, (Self.text(bytes[..<index]), Self.items(of: query)))
+                default: break
+                }
+            }
+            return (slashes, escape, nil)
         }
         (rawPath, rawQueryItems) = parts ?? (target, [])
+        // Each `/` starts a segment when the path starts with one; else it has none (`*`).
+        pathSegmentCount = rawPath.utf8.first == UInt8(ascii: "/") ? count : 0
+        pathHasEscape = escape
     }
 
     /// The first raw value of the parameter `name` and how many times it is given: what reading a
@@ -39,22 +58,58 @@ public struct RequestTarget: Sendable {
         return values
     }
 
-    /// The path's segments, each percent-decoded; nil when a segment does not decode to UTF-8.
-    /// The leading `/` yields no segment, so `/v1/items/a` is `["v1", "items", "a"]`.
-    public var pathSegments: [String]? {
-        var path = rawPath
-        return path.withUTF8 { bytes -> [String]? in
-            guard bytes.first == UInt8(ascii: "/") else { return [] }
-            // Cut from the bytes: "/" and "%" are ASCII, and the text was valid UTF-8.
-            var segments: [String] = []
-            segments.reserveCapacity(6)
-            var decodes = true
-            ASCII.forEachSlice(of: UnsafeBufferPointer(rebasing: bytes[1...]), separatedBy: UInt8(ascii: "/")) { segment in
-                guard decodes else { return }
-                if let decoded = PercentDecoding.decode(segment) { segments.append(decoded) } else { decodes = false }
+    // The path's segments are read from its bytes, as sent: the leading `/` yields no segment,
+    // so `/v1/items/a` has `v1`, `items` and `a`, and a path without one (`*`) has none. Routing
+    // compares them there, and only a parameter's segment is ever made text.
+
+    /// Whether the path has a segment for each entry of `template`, and no more, and each
+    /// segment whose entry is not nil decodes to exactly those UTF-8 bytes: a route's literals,
+    /// its parameters nil.
+    public func pathMatches(_ template: [[UInt8]?]) -> Bool {
+        guard template.count == pathSegmentCount else { return false }
+        return withPathSegments { segments in
+            for entry in template {
+                guard let segment = segments.next() else { return false }
+                if let literal = entry, !self.segment(segment, decodesTo: literal) { return false }
             }
-            return decodes ? segments : nil
+            return true
         }
+    }
+
+    /// Whether every segment's percent-escapes are well formed and decode to UTF-8.
+    public var pathDecodes: Bool {
+        guard pathHasEscape else { return true }
+        return withPathSegments { segments in segments.allSatisfy { PercentDecoding.decode($0) != nil } }
+    }
+
+    /// The path segment at `position` (0 is the first), percent-decoded; nil when the path has
+    /// no such segment or it does not decode to UTF-8.
+    public func pathSegment(at position: Int) -> String? {
+        guard (0..<pathSegmentCount).contains(position) else { return nil }
+        return withPathSegments { segments in
+            for _ in 0..<position { _ = segments.next() }
+            return segments.next().flatMap(PercentDecoding.decode)
+        }
+    }
+
+    /// Calls `body` with the path's segments; only for a path that has some.
+    private func withPathSegments<Result>(_ body: (inout ByteSlices) -> Result) -> Result {
+        var path = rawPath
+        return path.withUTF8 { bytes in
+            var segments = ByteSlices(UnsafeBufferPointer(rebasing: bytes.dropFirst()), separatedBy: UInt8(ascii: "/"))
+            return body(&segments)
+        }
+    }
+
+    /// Whether `segment` decodes to exactly `literal`: compared byte for byte, unless it has an
+    /// escape to decode first.
+    private func segment(_ segment: UnsafeBufferPointer<UInt8>, decodesTo literal: [UInt8]) -> Bool {
+        if pathHasEscape && segment.contains(UInt8(ascii: "%")) {
+            return PercentDecoding.decode(segment).map { Array($0.utf8) == literal } ?? false
+        }
+        guard segment.count == literal.count else { return false }
+        for index in 0..<segment.count where segment[index] != literal[index] { return false }
+        return true
     }
 
     private static func items(of query: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {

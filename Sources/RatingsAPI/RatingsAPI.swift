@@ -39,11 +39,11 @@ public final class RatingsAPI: Sendable {
     /// the request's loop.
     public func handle(_ request: HTTPRequest, _ environment: RequestEnvironment, respond: @escaping HTTPHandler.Respond) {
         let target = RequestTarget(request.target)
-        let path = target.pathSegments
-        let routeIndex = path.flatMap(router.match)
+        // A path whose escapes do not decode matches no route; `dispatch` says why.
+        let routeIndex = target.pathDecodes ? router.match(target) : nil
         let context = RequestContext(
             request: request, target: target, environment: environment,
-            route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern, path: path ?? []) },
+            route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern) },
             requestID: "", started: configuration.clock.monotonicSeconds(), services: services,
             middleware: middleware, deliver: respond)
         do {
@@ -59,7 +59,7 @@ public final class RatingsAPI: Sendable {
     private func dispatch(_ context: RequestContext) {
         do {
             guard let index = context.routeIndex else {
-                guard context.target.pathSegments != nil else {
+                guard context.target.pathDecodes else {
                     throw APIError.invalidQuery("The path has a malformed percent-escape or is not UTF-8; encode each byte as %XX.")
                 }
                 throw APIError.notFound(path: context.target.rawPath)

@@ -16,8 +16,8 @@ final class RequestContext: @unchecked Sendable {
     let environment: RequestEnvironment
     /// The matched route's index in the route table (`nil`: no route matched).
     let routeIndex: Int?
-    /// The matched route's pattern and the decoded path it matched, which holds its parameters.
-    private let route: (pattern: RoutePattern, path: [String])?
+    /// The matched route's pattern, which says where in the path each parameter is.
+    private let pattern: RoutePattern?
     /// The request id: the client's `X-Request-ID` when acceptable, else a generated one.
     var requestID: String
     /// When the complete request reached the API, on the monotonic clock.
@@ -31,14 +31,14 @@ final class RequestContext: @unchecked Sendable {
     private let deliver: HTTPHandler.Respond
 
     init(request: HTTPRequest, target: RequestTarget, environment: RequestEnvironment,
-         route: (index: Int, pattern: RoutePattern, path: [String])?,
+         route: (index: Int, pattern: RoutePattern)?,
          requestID: String, started: Double, services: APIServices, middleware: MiddlewareChain,
          deliver: @escaping HTTPHandler.Respond) {
         self.request = request
         self.target = target
         self.environment = environment
         routeIndex = route?.index
-        self.route = route.map { ($0.pattern, $0.path) }
+        pattern = route?.pattern
         self.requestID = requestID
         self.started = started
         self.services = services
@@ -56,8 +56,9 @@ final class RequestContext: @unchecked Sendable {
     }
 
     /// The value of the path parameter `name` (percent-decoded), or "" when the route has none.
+    /// Made only when asked for: the route matched without making text of the path.
     func parameter(_ name: String) -> String {
-        route.flatMap { $0.pattern.value(of: name, in: $0.path) } ?? ""
+        pattern?.position(of: name).flatMap(target.pathSegment(at:)) ?? ""
     }
 
     /// The language of the response: `lang`, else `Accept-Language`, else the fallback.

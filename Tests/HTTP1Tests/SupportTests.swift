@@ -82,11 +82,22 @@ struct SupportTests {
     @Test("targets split into decoded segments and raw query items")
     func splitsTargets() {
         let target = RequestTarget("/v1/items/a%3Ab/ratings/%40me?ids=a,b&x")
-        #expect(target.pathSegments == ["v1", "items", "a:b", "ratings", "@me"])
+        #expect(target.pathSegmentCount == 5 && target.pathDecodes)
+        #expect((0...5).map(target.pathSegment(at:)) == ["v1", "items", "a:b", "ratings", "@me", nil])
         #expect(target.rawQueryItems.map(\.name) == ["ids", "x"])
         #expect(target.rawQueryItems.first?.value == "a,b")
-        #expect(RequestTarget("/a%zz").pathSegments == nil)
-        #expect(RequestTarget("/a%ff").pathSegments == nil)
+        #expect(!RequestTarget("/a%zz").pathDecodes && !RequestTarget("/a%ff").pathDecodes)
+        #expect(RequestTarget("/a%zz").pathSegment(at: 0) == nil)
+        // An empty segment is a segment; a target without a leading slash has none.
+        #expect(RequestTarget("/").pathSegmentCount == 1 && RequestTarget("/").pathSegment(at: 0) == "")
+        #expect(RequestTarget("/a//b/").pathSegmentCount == 4 && RequestTarget("/a//b/").pathSegment(at: 2) == "b")
+        #expect(RequestTarget("*").pathSegmentCount == 0 && RequestTarget("*").pathSegment(at: 0) == nil)
+        // Literals compare as they decode; nil entries take any segment.
+        let template: [[UInt8]?] = [Array("v1".utf8), Array("items".utf8), nil]
+        #expect(RequestTarget("/v1/items/a").pathMatches(template) && RequestTarget("/v1/%69tems/%40").pathMatches(template))
+        #expect(!RequestTarget("/v1/items").pathMatches(template) && !RequestTarget("/v1/items/a/").pathMatches(template))
+        #expect(!RequestTarget("/v1/item/a").pathMatches(template) && !RequestTarget("/v1/%69tem/a").pathMatches(template))
+        #expect(!RequestTarget("*").pathMatches(template) && RequestTarget("*").pathMatches([]))
         #expect(PercentDecoding.decode("a+b") == "a+b")
     }
 }

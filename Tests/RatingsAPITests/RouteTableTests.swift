@@ -1,4 +1,5 @@
 import Foundation
+import HTTP1
 @testable import RatingsAPI
 import TestSupport
 import Testing
@@ -45,15 +46,18 @@ struct RouteTableTests {
 
     @Test("patterns match whole segments and capture parameters in path order")
     func patterns() {
+        func matches(_ pattern: RoutePattern, _ path: String) -> Bool { pattern.matches(RequestTarget(path)) }
         let pattern = RoutePattern("/v1/items/{itemId}/ratings/{raterId}")
-        let path = ["v1", "items", "a", "ratings", "b"]
-        #expect(pattern.matches(path))
-        #expect(pattern.value(of: "itemId", in: path) == "a" && pattern.value(of: "raterId", in: path) == "b")
-        #expect(pattern.value(of: "other", in: path) == nil)
-        #expect(!pattern.matches(["v1", "items", "a", "ratings"]))
-        #expect(!pattern.matches(["v1", "items", "a", "rating", "b"]))
-        #expect(RoutePattern("/healthz").matches(["healthz"]))
-        #expect(!RoutePattern("/healthz").matches(["healthz", ""]))
+        #expect(matches(pattern, "/v1/items/a/ratings/b"))
+        #expect(pattern.position(of: "itemId") == 2 && pattern.position(of: "raterId") == 4)
+        #expect(pattern.position(of: "other") == nil)
+        // Literals are compared as they decode.
+        #expect(matches(pattern, "/v1/%69tems/a/ratings/b") && !matches(pattern, "/v1/%69tem/a/ratings/b"))
+        #expect(!matches(pattern, "/v1/items/a/ratings"))
+        #expect(!matches(pattern, "/v1/items/a/rating/b"))
+        #expect(!matches(pattern, "/v1/items/a/ratings/b/"))
+        #expect(matches(RoutePattern("/healthz"), "/healthz"))
+        #expect(!matches(RoutePattern("/healthz"), "/healthz/") && !matches(RoutePattern("/healthz"), "/healthy"))
     }
 }
 

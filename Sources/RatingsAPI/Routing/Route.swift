@@ -50,7 +50,7 @@ struct Router: Sendable {
 
     /// The index in `routes` (for metrics kept in arrays) of the route whose pattern matches
     /// `path`; nil when none does.
-    func match(_ path: [String]) -> Int? {
-        routes.firstIndex { $0.pattern.matches(path) }
+    func match(_ target: RequestTarget) -> Int? {
+        routes.firstIndex { $0.pattern.matches(target) }
     }
 }
