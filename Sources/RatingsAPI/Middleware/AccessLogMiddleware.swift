@@ -26,40 +26,38 @@ struct AccessLogMiddleware: Middleware {
     }
 
     func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        // Read through the context rather than copied out of it: a copy of the request retains
-        // and releases each of its strings and buffers.
         let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
         let micros = Int(context.seconds * 1_000_000)
         let status = response.status
         context.environment.loop.appendLogLine { line in
-            write(peer: context.environment.peer,
-                  request: (context.request.method, context.request.target, context.request.head.version.rawValue),
-                  status: status, bytes: bytes, micros: micros, requestID: context.requestID, into: &line)
+            write(peer: context.environment.peer, context, status: status, bytes: bytes, micros: micros, into: &line)
         }
     }
 
     /// Logs a request the server refused before any handler saw it (it could not be read).
     func refused(_ refusal: ProblemDetails, _ environment: RequestEnvironment) {
         environment.loop.appendLogLine { line in
-            write(peer: environment.peer, request: nil, status: refusal.status, bytes: refusal.json.utf8.count, micros: 0,
-                  requestID: nil, into: &line)
+            write(peer: environment.peer, nil, status: refusal.status, bytes: refusal.json.utf8.count, micros: 0, into: &line)
         }
     }
 
-    private func write(peer: String, request: (method: String, target: String, version: String)?, status: Int, bytes: Int,
-                       micros: Int, requestID: String?, into line: inout ByteBuffer) {
+    /// One line for the request of `context` (nil: one no handler saw). The request's parts are
+    /// read through the context where they are written, rather than gathered first: a tuple of
+    /// them retained and released each of its strings on every request.
+    private func write(peer: String, _ context: RequestContext?, status: Int, bytes: Int, micros: Int,
+                       into line: inout ByteBuffer) {
         switch format {
         case .text:
             appendNow(to: &line)
             line.append(UInt8(ascii: " "))
             line.append(peer)
             line.append(" \"" as StaticString)
-            if let request {
-                line.append(request.method)
+            if let context {
+                line.append(context.request.method)
                 line.append(UInt8(ascii: " "))
-                line.append(request.target)
+                line.append(context.request.target)
                 line.append(UInt8(ascii: " "))
-                line.append(request.version)
+                line.append(context.request.head.version.rawValue)
             } else {
                 line.append(UInt8(ascii: "-"))
             }
@@ -70,7 +68,7 @@ struct AccessLogMiddleware: Middleware {
             line.append(UInt8(ascii: " "))
             line.appendDecimal(micros)
             line.append("us id=" as StaticString)
-            line.append(requestID ?? "-")
+            line.append(context?.requestID ?? "-")
         case .json:
             var now = ByteBuffer()
             appendNow(to: &now)
@@ -78,13 +76,13 @@ struct AccessLogMiddleware: Middleware {
             json.beginObject()
             json.key("time"); json.string(String(decoding: now.bytes, as: UTF8.self))
             json.key("peer"); json.string(peer)
-            json.key("method"); if let request { json.string(request.method) } else { json.null() }
-            json.key("target"); if let request { json.string(request.target) } else { json.null() }
-            json.key("version"); if let request { json.string(request.version) } else { json.null() }
+            json.key("method"); if let context { json.string(context.request.method) } else { json.null() }
+            json.key("target"); if let context { json.string(context.request.target) } else { json.null() }
+            json.key("version"); if let context { json.string(context.request.head.version.rawValue) } else { json.null() }
             json.key("status"); json.integer(status)
             json.key("bytes"); json.integer(bytes)
             json.key("durationMicros"); json.integer(micros)
-            json.key("requestId"); if let requestID { json.string(requestID) } else { json.null() }
+            json.key("requestId"); if let context { json.string(context.requestID) } else { json.null() }
             json.endObject()
             line.append(json.bytes)
         }
