@@ -40,8 +40,8 @@ enum FieldSection {
 
 /// RFC 9112 §3.2: an HTTP/1.1 request carries exactly one Host, and it must be a valid authority.
 enum HostRule {
-    /// Bytes a host never holds: userinfo, spaces, paths, non-ASCII and the like, as a lookup table.
-    private static let forbidden: [Bool] = (0..<256).map { byte in byte >= 0x80 || " /?#@\\\t,\"<>{}|^`".utf8.contains(UInt8(byte)) }
+    /// The bytes a host never holds besides non-ASCII: userinfo, spaces, paths and the like.
+    static let forbiddenASCII = " /?#@\\\t,\"<>{}|^`"
 
     static func check(_ head: HTTPRequestHead) throws(HTTPParseError) {
         var hosts = 0
@@ -60,5 +60,12 @@ enum HostRule {
         guard valid else { throw .invalidHost }
     }
 
-    private static func isForbidden(_ byte: UInt8) -> Bool { forbidden[Int(byte)] }
+    /// Whether `byte` is non-ASCII or one of `forbiddenASCII`: two 64-bit masks over ASCII, as
+    /// `ByteClass.isToken` reads them, where a global table's lazy initialization was checked
+    /// for every byte of every request's host.
+    @inline(__always) static func isForbidden(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0xD000_900D_0000_0200 // TAB SP " # , / < > ?
+        let high: UInt64 = 0x3800_0001_5000_0001 // @ \ ^ ` { | }
+        return byte < 64 ? low >> byte & 1 != 0 : byte >= 128 || high >> (byte - 64) & 1 != 0
+    }
 }

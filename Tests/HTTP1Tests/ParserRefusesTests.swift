@@ -66,6 +66,12 @@ struct ParserRefusesTests {
         #expect(!error.detail.isEmpty)
     }
 
+    @Test("a Host is refused for exactly its listed bytes and any non-ASCII byte")
+    func hostBytes() {
+        let refused = (0...255).filter { HostRule.isForbidden(UInt8($0)) }
+        #expect(refused == (0...255).filter { $0 >= 128 || HostRule.forbiddenASCII.utf8.contains(UInt8($0)) })
+    }
+
     @Test("a request line over 8 KiB is 414, even before its end arrives")
     func longRequestLine() {
         let long = Array("GET /".utf8) + Array(repeating: UInt8(ascii: "a"), count: 9_000)
