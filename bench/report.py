@@ -197,9 +197,52 @@ def round_ratios(report):
             f"{ratios(writes['put_rating']['runs'], ceiling_runs(writes))}."]
 
 
+# Steal further apart than this between a ratio's two runs makes that round's ratio a measure of
+# the host's minutes more than of the code.
+UNEVEN_STEAL_POINTS = 10
+
+
+def uneven_rounds(report):
+    """One sentence for the README: the rounds whose ratio paired runs at very different steal."""
+    reads, writes = report["reads"], report["writes"]
+    if "runs" not in reads["nginx"] or "steal_pct" not in reads["nginx"]["runs"][0]:
+        return []
+    nginx, single = reads["nginx"]["runs"], reads["get_summary"]["runs"]
+    ceiling = [{"steal_pct": value} for value in writes["sqlite_ceiling_steal_pct"]]
+    pairs = [("the summary `GET`", single, "nginx", nginx), ("`/v1/display`", reads["get_display"]["runs"], "nginx", nginx),
+             ("the batch", reads["get_batch_20"]["runs"], "the single `GET`", single),
+             ("the `PUT`", writes["put_rating"]["runs"], "SQLite from C", ceiling)]
+    uneven = [f"in round {index}, {name} ran at {run['steal_pct']:.1f} % and {reference_name} at {reference['steal_pct']:.1f} %"
+              for name, runs, reference_name, references in pairs
+              for index, (run, reference) in enumerate(zip(runs, references), 1)
+              if abs(run["steal_pct"] - reference["steal_pct"]) > UNEVEN_STEAL_POINTS]
+    if not uneven:
+        return ["", f"In every round, the two runs of each ratio ran within {UNEVEN_STEAL_POINTS} points of steal of each other."]
+    return ["", f"Ratios whose two runs ran more than {UNEVEN_STEAL_POINTS} points of steal apart, so that they say more about "
+            "the host than about the code: " + "; ".join(uneven) + "."]
+
+
+def cpu_ratios(report):
+    """One sentence for the README: the ratios by CPU time per request, which steal moves far
+    less than the rate (what a side would reach on a core of its own)."""
+    reads, writes = report["reads"], report["writes"]
+    if "user_us" not in reads["nginx"]:
+        return []
+    def total(figures):
+        return figures["user_us"] + figures["system_us"]
+    nginx, single, display = total(reads["nginx"]), total(reads["get_summary"]), total(reads["get_display"])
+    put, ceiling = total(writes["put_rating"]), total(writes["sqlite_ceiling_cpu_us"])
+    return ["", "By CPU time per request (user and kernel, median of the runs), which steal moves far less than "
+            f"the rate: nginx {nginx:.1f} µs, the summary `GET` {single:.1f} µs and the display {display:.1f} µs, so "
+            f"nginx's time is {nginx / single:.2f}× and {nginx / display:.2f}× theirs (the ratio of rates one saturated core "
+            f"would give); the `PUT` {put:.1f} µs against SQLite from C's {ceiling:.1f} µs per rating "
+            f"({ceiling / put:.2f}×)."]
+
+
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
-    return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + [""] + scaling(report)) + "\n"
+    return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
+                     + cpu_ratios(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
