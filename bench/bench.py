@@ -72,10 +72,11 @@ def writes(binary, server, work, runs, seconds):
         log(f"  put_rating: {puts[-1]['requests']} ratings written")
         os.sync()
         # As many ratings as the server wrote; the time bound only guards against a stall.
-        ceilings.append(ceiling.run(seconds * 6, ratings=puts[-1]["requests"]))
+        ceilings.append(ceiling.run(seconds * 6, ratings=puts[-1]["requests"], run=puts[-1]["bench_run"]))
         log(f"  sqlite_ceiling: {ceilings[-1]:.0f} ratings/s, steal {ceiling.steal_pct[-1]} %")
     result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
               "sqlite_ceiling_steal_pct": ceiling.steal_pct,
+              "sqlite_ceiling_commit_ms": ceiling.commit_ms,
               "sqlite_ceiling_cpu_us": {key: statistics.median(run[key] for run in ceiling.cpu_us) for key in ("user_us", "system_us")},
               "put_rating": summarize("put_rating", puts)}
     # The mixed load writes too: it starts, like the PUT rounds, with the reference's pages written back.

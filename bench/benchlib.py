@@ -1,7 +1,7 @@
 """The parts the benchmark is built from: the server under test, the load generator, the two
 references (nginx answering from memory, SQLite called straight from C), a private PostgreSQL
 cluster, and the ways data is put in place. bench.py decides what to measure with them."""
-import atexit, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import atexit, itertools, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -96,6 +96,9 @@ def _scripts_folder():
     return _SCRIPTS[0]
 
 
+_RUN_NUMBERS = itertools.count()
+
+
 def wrk_command(url, connections, seconds, script, run):
     report = os.path.join(BENCH, "wrk-report.lua")
     path = report
@@ -106,8 +109,9 @@ def wrk_command(url, connections, seconds, script, run):
             combined.write(part.read() + "\n" + shared.read())
         combined.close()
         path = combined.name
-    # The run id becomes part of rater ids, so it keeps to identifier characters.
-    env = {**os.environ, "BENCH_RUN": re.sub(r"[^A-Za-z0-9]", "", f"{run}{time.time_ns()}")}
+    # The run id becomes part of rater ids (bench/put-ratings.lua): identifier characters, unique
+    # within this process (whose servers it outlives), and short like the ids the C reference writes.
+    env = {**os.environ, "BENCH_RUN": re.sub(r"[^A-Za-z0-9]", "", f"{run}{next(_RUN_NUMBERS)}")}
     return ["taskset", "-c", LOAD_CPU, "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path, url], env
 
 
@@ -119,8 +123,11 @@ def wrk_result(output):
 
 
 def wrk(url, connections=64, seconds=10, script=None, run="r"):
+    """One wrk run's figures, with the run id its raters were named after (`bench_run`)."""
     command, env = wrk_command(url, connections, seconds, script, run)
-    return wrk_result(subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + 60).stdout)
+    result = wrk_result(subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + 60).stdout)
+    result["bench_run"] = env["BENCH_RUN"]
+    return result
 
 
 def wrk_together(urls, connections, seconds, script=None, run="r"):
@@ -371,17 +378,21 @@ class SQLiteCeiling:
         self.migrations = [os.path.join(migrations, name) for name in sorted(os.listdir(migrations)) if name.endswith(".sql")]
         self.cpu_us = [] # per run: CPU time per rating written, user and kernel
         self.steal_pct = [] # per run: the hypervisor's steal meanwhile
+        self.commit_ms = [] # per run: the slowest 1 % of commits and the slowest, in ms
 
-    def run(self, seconds, ratings=0):
-        """Ratings per second over `seconds`, or until `ratings` are written when not 0."""
+    def run(self, seconds, ratings=0, run=""):
+        """Ratings per second over `seconds`, or until `ratings` are written when not 0; the raters
+        are named as bench/put-ratings.lua names them in the wrk run `run` (its BENCH_RUN), so the
+        reference writes rows of the same size as the server just did."""
         database = os.path.join(self.workdir, "ceiling.sqlite")
         remove_database(database)
         steal = StealMeter()
         output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), str(ratings), *self.migrations],
-                                capture_output=True, text=True, check=True).stdout
+                                capture_output=True, text=True, check=True, env={**os.environ, "RATER_PREFIX": f"r{run}-"}).stdout
         self.steal_pct.append(steal.percent())
         # Per rating written, measured by the program around its writing loop alone.
         self.cpu_us.append({key: float(re.search(key + r"=([0-9.]+)", output).group(1)) for key in ("user_us", "system_us")})
+        self.commit_ms.append({key: float(re.search(f"commit_{key}" + r"=([0-9.]+)", output).group(1)) for key in ("p99_ms", "max_ms")})
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
 
 

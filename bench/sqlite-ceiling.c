@@ -3,12 +3,16 @@
  * one new rating (Sources/SQLiteStore/RatingSQL.swift: selectItem, selectRating, upsertRating,
  * applyDelta), prepared once, straight on SQLite from C, WAL with synchronous=FULL, 64 ratings per
  * commit, each rating by a new rater on one of 10,000 seeded items, as bench/put-ratings.lua
- * writes them through the server. It stops after SECONDS, or once it has written RATINGS (rounded
+ * writes them through the server: the rater ids are RATER_PREFIX (from the environment, "c-" by
+ * default) and a counter, and the benchmark passes the prefix the server's raters just had, so both
+ * write rows of one size. It stops after SECONDS, or once it has written RATINGS (rounded
  * up to whole commits) when RATINGS is not 0: the benchmark has it write as many ratings as the
  * server has just written into a database as fresh as its own.
  *
  *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...
  *   prints: ratings_per_second=N commits=N user_us=N system_us=N (CPU per rating, writes only)
+ *           commit_p99_ms=N commit_max_ms=N (each commit from BEGIN to COMMIT's return: how long a
+ *           group of 64 waits here, the disk's own stalls included)
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -50,6 +54,15 @@ static double cpu_seconds(int user) {
     getrusage(RUSAGE_SELF, &usage);
     struct timeval time = user ? usage.ru_utime : usage.ru_stime;
     return time.tv_sec + time.tv_usec / 1e6;
+}
+
+/* Each commit's duration in ms, for the percentiles; the run stops before it outgrows this. */
+#define MAX_COMMITS 200000
+static double commit_ms[MAX_COMMITS];
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static double now(void) {
@@ -101,12 +114,18 @@ int main(int argc, char **argv) {
     double user_before = cpu_seconds(1), system_before = cpu_seconds(0);
     double seconds = atof(argv[2]), started = now();
     long limit = atol(argv[3]), written = 0, commits = 0;
-    char rater[64];
-    while (now() - started < seconds && (limit == 0 || written < limit)) {
+    char rater[96];
+    const char *rater_prefix = getenv("RATER_PREFIX") ? getenv("RATER_PREFIX") : "c-";
+    if (strlen(rater_prefix) > 64) { fprintf(stderr, "RATER_PREFIX is too long\n"); return 2; }
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    long long now_ms = wall.tv_sec * 1000LL + wall.tv_nsec / 1000000; /* as the server stamps a rating */
+    while (now() - started < seconds && (limit == 0 || written < limit) && commits < MAX_COMMITS) {
+        double commit_started = now();
         check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
         for (int i = 0; i < 64; i++, written++) {
             snprintf(id, sizeof id, "bench-%ld", written % 10000);
-            snprintf(rater, sizeof rater, "c-%ld", written);
+            snprintf(rater, sizeof rater, "%s%ld", rater_prefix, written);
             int stars = (int)(written % 5) + 1;
             sqlite3_bind_text(select_item, 1, id, -1, SQLITE_TRANSIENT);
             while (sqlite3_step(select_item) == SQLITE_ROW) {}
@@ -118,7 +137,7 @@ int main(int argc, char **argv) {
             sqlite3_bind_text(upsert, 1, id, -1, SQLITE_TRANSIENT);
             sqlite3_bind_text(upsert, 2, rater, -1, SQLITE_TRANSIENT);
             sqlite3_bind_int(upsert, 3, stars);
-            sqlite3_bind_int64(upsert, 4, 1);
+            sqlite3_bind_int64(upsert, 4, now_ms);
             check(sqlite3_step(upsert), "upsert");
             sqlite3_reset(upsert);
             sqlite3_bind_text(apply_delta, 1, id, -1, SQLITE_TRANSIENT);
@@ -130,11 +149,13 @@ int main(int argc, char **argv) {
             sqlite3_reset(apply_delta);
         }
         check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
-        commits++;
+        commit_ms[commits++] = (now() - commit_started) * 1000;
     }
     double elapsed = now() - started;
-    printf("ratings_per_second=%.0f commits=%ld user_us=%.2f system_us=%.2f\n", written / elapsed, commits,
+    printf("ratings_per_second=%.0f commits=%ld user_us=%.2f system_us=%.2f", written / elapsed, commits,
            (cpu_seconds(1) - user_before) * 1e6 / written, (cpu_seconds(0) - system_before) * 1e6 / written);
+    qsort(commit_ms, commits, sizeof commit_ms[0], by_value);
+    printf(" commit_p99_ms=%.2f commit_max_ms=%.2f\n", commit_ms[commits * 99 / 100], commit_ms[commits - 1]);
     sqlite3_close(db);
     return 0;
 }
