@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 started=$(date +%s)
-say() { printf 'container: %s\n' "$*"; }
+# Each line says how far into the check it is, so a slow run shows which step took the time.
+say() { printf 'container: [%3d s] %s\n' $(($(date +%s) - started)) "$*"; }
 fail() { say "FAILED: $*" >&2; exit 1; }
 
 scripts/setup.sh --container
@@ -58,11 +59,19 @@ say "hadolint passed on docker/loadbalancer/Dockerfile"
 
 # 2. Stand-in base images and a private engine.
 say "building stand-in base images"
-mmdebstrap --quiet --variant=minbase bookworm "$lab/slim.tar" /etc/apt/sources.list.d/debian.sources </dev/null
+# The two roots download at once: each mostly waits on the mirror.
+mmdebstrap --quiet --variant=minbase bookworm "$lab/slim.tar" /etc/apt/sources.list.d/debian.sources </dev/null &
+slim_root=$!
 swift_packages=binutils,libicu-dev,libcurl4-openssl-dev,libedit-dev,libsqlite3-dev,libncurses-dev,libxml2-dev,pkg-config,uuid-dev,tzdata,git,gcc,libstdc++-12-dev,ca-certificates
 mmdebstrap --quiet --variant=minbase --include="$swift_packages" bookworm "$lab/swift-root" /etc/apt/sources.list.d/debian.sources </dev/null
+wait "$slim_root" || fail "mmdebstrap could not make the slim root"
 swift_usr=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 cp -al --no-clobber "$swift_usr/." "$lab/swift-root/usr/"
+# Without the debugger, the editor services, the documentation compiler and the embedded-Swift
+# libraries (about half the toolchain's 3.3 GB), none of which `swift build` uses: every byte left
+# is written again by docker import. The links go; the host's toolchain keeps its files.
+(cd "$lab/swift-root/usr" && rm -rf bin/sourcekit-lsp bin/lldb* bin/clangd bin/docc bin/swift-format bin/wasmkit bin/repl_swift \
+    lib/liblldb.so* lib/libsourcekitdInProc.so lib/libSwiftSourceKit*Plugin.so lib/swift/embedded share/docc)
 
 mkdir -p "$lab/slim-root"
 tar -C "$lab/slim-root" -xf "$lab/slim.tar"
@@ -76,6 +85,43 @@ docker import - debian:bookworm-slim <"$lab/slim.tar" >/dev/null
 tar -C "$lab/swift-root" -c . | docker import - swift:6.3-bookworm >/dev/null
 rm -rf "$lab/swift-root" "$lab/slim.tar"
 say "engine ready; stand-ins imported as debian:bookworm-slim and swift:6.3-bookworm"
+
+# The PostgreSQL stand-in (for step 5): what the official postgres:15-bookworm offers the compose
+# file, built from Debian's postgresql-15.
+mkdir -p "$lab/postgres-image"
+cat >"$lab/postgres-image/Dockerfile" <<'DOCKERFILE'
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-15 && rm -rf /var/lib/apt/lists/* \
+ && install -d -o postgres -g postgres -m 0700 /var/lib/postgresql/data
+COPY entrypoint.sh /usr/local/bin/docker-entrypoint.sh
+ENV PATH=/usr/lib/postgresql/15/bin:$PATH PGDATA=/var/lib/postgresql/data
+USER postgres
+VOLUME ["/var/lib/postgresql/data"]
+ENTRYPOINT ["docker-entrypoint.sh"]
+CMD ["postgres"]
+DOCKERFILE
+cat >"$lab/postgres-image/entrypoint.sh" <<'ENTRYPOINT'
+#!/bin/sh
+# The part of the official postgres image's entrypoint the compose file relies on: a first start
+# initialises the cluster with POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB and listens on
+# every address with password authentication.
+set -e
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+    printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pwfile
+    initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+    rm -f /tmp/pwfile
+    echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+    psql -U "$POSTGRES_USER" -d postgres -c "CREATE DATABASE \"$POSTGRES_DB\"" >/dev/null
+    pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
+fi
+exec "$@" -c listen_addresses='*'
+ENTRYPOINT
+chmod +x "$lab/postgres-image/entrypoint.sh"
+# Built while the ratings image compiles: these two mostly wait on the mirror and dpkg.
+(docker build --network host -q -t postgres:15-bookworm "$lab/postgres-image" >/dev/null \
+    && docker build --network host -q -t ratings-loadbalancer:latest docker/loadbalancer >/dev/null) >"$lab/side-images.log" 2>&1 &
+side_images=$!
 
 # 3. The unchanged Dockerfile.
 docker build --network host -q --build-arg RATINGS_BUILD_COMMIT="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
@@ -151,38 +197,7 @@ version=$(docker run --rm ratings:latest --version)
 say "the image names its build: $version"
 
 # 5. PostgreSQL: three replicas behind the load balancer, for real.
-mkdir -p "$lab/postgres-image"
-cat >"$lab/postgres-image/Dockerfile" <<'DOCKERFILE'
-FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends postgresql-15 && rm -rf /var/lib/apt/lists/* \
- && install -d -o postgres -g postgres -m 0700 /var/lib/postgresql/data
-COPY entrypoint.sh /usr/local/bin/docker-entrypoint.sh
-ENV PATH=/usr/lib/postgresql/15/bin:$PATH PGDATA=/var/lib/postgresql/data
-USER postgres
-VOLUME ["/var/lib/postgresql/data"]
-ENTRYPOINT ["docker-entrypoint.sh"]
-CMD ["postgres"]
-DOCKERFILE
-cat >"$lab/postgres-image/entrypoint.sh" <<'ENTRYPOINT'
-#!/bin/sh
-# The part of the official postgres image's entrypoint the compose file relies on: a first start
-# initialises the cluster with POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB and listens on
-# every address with password authentication.
-set -e
-if [ ! -s "$PGDATA/PG_VERSION" ]; then
-    printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pwfile
-    initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile=/tmp/pwfile --auth-local=trust --auth-host=scram-sha-256 >/dev/null
-    rm -f /tmp/pwfile
-    echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
-    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
-    psql -U "$POSTGRES_USER" -d postgres -c "CREATE DATABASE \"$POSTGRES_DB\"" >/dev/null
-    pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
-fi
-exec "$@" -c listen_addresses='*'
-ENTRYPOINT
-chmod +x "$lab/postgres-image/entrypoint.sh"
-docker build --network host -q -t postgres:15-bookworm "$lab/postgres-image" >/dev/null
-docker build --network host -q -t ratings-loadbalancer:latest docker/loadbalancer >/dev/null
+wait "$side_images" || { cat "$lab/side-images.log" >&2; fail "the stand-in postgres or the load balancer image did not build"; }
 say "stand-in postgres:15-bookworm and the load balancer image built"
 export RATINGS_DB_PASSWORD=check-$RANDOM RATINGS_PUBLISHED_PORT=$port
 "${compose_pg[@]}" up -d --no-build >/dev/null 2>&1 || { "${compose_pg[@]}" logs >&2; fail "compose.postgres.yaml did not come up"; }
