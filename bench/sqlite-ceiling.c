@@ -152,10 +152,12 @@ int main(int argc, char **argv) {
         commit_ms[commits++] = (now() - commit_started) * 1000;
     }
     double elapsed = now() - started;
+    long per = written ? written : 1; /* a run that wrote nothing prints zeros, not infinities */
     printf("ratings_per_second=%.0f commits=%ld user_us=%.2f system_us=%.2f", written / elapsed, commits,
-           (cpu_seconds(1) - user_before) * 1e6 / written, (cpu_seconds(0) - system_before) * 1e6 / written);
+           (cpu_seconds(1) - user_before) * 1e6 / per, (cpu_seconds(0) - system_before) * 1e6 / per);
     qsort(commit_ms, commits, sizeof commit_ms[0], by_value);
-    printf(" commit_p99_ms=%.2f commit_max_ms=%.2f\n", commit_ms[commits * 99 / 100], commit_ms[commits - 1]);
+    printf(" commit_p99_ms=%.2f commit_max_ms=%.2f\n", commits ? commit_ms[commits * 99 / 100] : 0.0,
+           commits ? commit_ms[commits - 1] : 0.0);
     sqlite3_close(db);
     return 0;
 }
