@@ -78,8 +78,7 @@ struct LifecycleTests {
         // The kill comes once they have been acknowledged 1,000 times (or after 30 s): a fixed 1.5 s
         // once left only 56 acknowledgements, under ThreadSanitizer with the disk's syncs stalling.
         Thread {
-            let deadline = Date().addingTimeInterval(30)
-            while acknowledged.ratings.withLock({ $0.count }) < 1_000 && Date() < deadline { usleep(10_000) }
+            _ = eventually(timeout: 30) { acknowledged.ratings.withLock { $0.count } >= 1_000 }
             server.send(SIGKILL)
         }.start()
         let writers = DispatchGroup()
