@@ -90,6 +90,11 @@ def render_postgresql(report):
     return "\n".join(lines) + "\n"
 
 
+def cpu_us(figures):
+    """CPU time per request, user and kernel, of a run or of the runs' medians."""
+    return figures["user_us"] + figures["system_us"]
+
+
 def cpu_per_request(reads, writes):
     """Where each request's time goes: the answering process's CPU time (user space and kernel)
     over each run, per request, median of the runs. Absent from results older than the field."""
@@ -102,8 +107,7 @@ def cpu_per_request(reads, writes):
                            ("`GET /v1/display`", reads["get_display"]), ("`GET /v1/items?ids=` 20 ids", reads["get_batch_20"]),
                            ("durable `PUT`, every thread of the server", writes["put_rating"]),
                            ("SQLite alone from C, per rating written", writes["sqlite_ceiling_cpu_us"])):
-        lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}",
-                         f"{figures['user_us'] + figures['system_us']:.1f}"))
+        lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}", f"{cpu_us(figures):.1f}"))
     return lines
 
 
@@ -151,13 +155,11 @@ def steal_effect(reads, writes):
     the most stolen round. Absent from results older than the field."""
     if "steal_pct" not in reads["nginx"]["runs"][0]:
         return []
-    def cpu(run):
-        return run["user_us"] + run["system_us"]
     sides = []
     for label, runs in (("nginx", reads["nginx"]["runs"]), ("the summary `GET`", reads["get_summary"]["runs"]),
                         ("the `PUT`", writes["put_rating"]["runs"])):
         calm, stolen = min(runs, key=lambda run: run["steal_pct"]), max(runs, key=lambda run: run["steal_pct"])
-        sides.append(f"{label} {cpu(calm):.1f} → {cpu(stolen):.1f} µs at {rps(calm['rps'])} → {rps(stolen['rps'])} req/s "
+        sides.append(f"{label} {cpu_us(calm):.1f} → {cpu_us(stolen):.1f} µs at {rps(calm['rps'])} → {rps(stolen['rps'])} req/s "
                      f"({calm['steal_pct']:.1f} → {stolen['steal_pct']:.1f} % steal)")
     pairs = list(zip(reads["nginx"]["runs"], reads["get_summary"]["runs"]))
     def round_steal(pair):
@@ -228,10 +230,8 @@ def cpu_ratios(report):
     reads, writes = report["reads"], report["writes"]
     if "user_us" not in reads["nginx"]:
         return []
-    def total(figures):
-        return figures["user_us"] + figures["system_us"]
-    nginx, single, display = total(reads["nginx"]), total(reads["get_summary"]), total(reads["get_display"])
-    put, ceiling = total(writes["put_rating"]), total(writes["sqlite_ceiling_cpu_us"])
+    nginx, single, display = cpu_us(reads["nginx"]), cpu_us(reads["get_summary"]), cpu_us(reads["get_display"])
+    put, ceiling = cpu_us(writes["put_rating"]), cpu_us(writes["sqlite_ceiling_cpu_us"])
     return ["", "By CPU time per request (user and kernel, median of the runs), which steal moves far less than "
             f"the rate: nginx {nginx:.1f} µs, the summary `GET` {single:.1f} µs and the display {display:.1f} µs, so "
             f"nginx's time is {nginx / single:.2f}× and {nginx / display:.2f}× theirs (the ratio of rates one saturated core "
