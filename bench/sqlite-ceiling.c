@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
         snprintf(part, sizeof part, ", stars_%d = stars_%d + (?2 IS %d) - (?3 IS %d)", s, s, s, s);
         strcat(delta, part);
     }
-    strcat(delta, " WHERE item_id = ?1 RETURNING " COLUMNS);
+    strcat(delta, " WHERE item_id = ?1");
     sqlite3_stmt *apply_delta = prepare(delta);
 
     double user_before = cpu_seconds(1), system_before = cpu_seconds(0);

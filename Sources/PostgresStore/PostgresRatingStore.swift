@@ -183,8 +183,8 @@ public final class PostgresRatingStore: RatingStore {
     /// from the locked item's row as it was and the change.
     private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, _ connection: PostgresConnection,
                       _ deadline: Double) throws -> ItemSummary {
-        let count = row.count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
-        let key = configuration.ranking.key(count: count, sum: row.sum + (new ?? 0) - (old ?? 0), scale: row.scale)
+        let moved = row.moving(into: new, outOf: old)
+        let key = configuration.ranking.key(count: moved.count, sum: moved.sum, scale: moved.scale)
         let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
                                                                  key.high.map(String.init), key.low.map(String.init)], deadline: deadline)
         guard let updated = SummaryRow.first(of: rows) else {

@@ -26,9 +26,9 @@ enum RatingSQL {
 
     static let deleteRating = "DELETE FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
 
-    /// Moves one rating into (?2), out of (?3), or between histogram buckets, stores the new
-    /// score key (?4, ?5), and returns the new summary. `IS` rather than `=` because either side
-    /// may be NULL.
+    /// Moves one rating into (?2), out of (?3), or between histogram buckets and stores the new
+    /// score key (?4, ?5), as `SummaryRow.moving` computes the row. `IS` rather than `=` because
+    /// either side may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + (?2 IS NOT NULL) - (?3 IS NOT NULL),
@@ -36,7 +36,6 @@ enum RatingSQL {
             score_high = ?4, score_low = ?5,
             \((1...10).map { "stars_\($0) = stars_\($0) + (?2 IS \($0)) - (?3 IS \($0))" }.joined(separator: ",\n    "))
         WHERE item_id = ?1
-        RETURNING \(summaryColumns)
         """
 
     /// One rater's stars on one item (for a batch that names a rater).

@@ -63,6 +63,9 @@ final class SQLiteStatement {
         while try step() { try row() }
     }
 
+    /// Rows the connection's last INSERT, UPDATE or DELETE changed (this statement's, after `run`).
+    var changes: Int { Int(sqlite3_changes(connection.handle)) }
+
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
     func text(_ column: Int32) -> String {

@@ -55,6 +55,54 @@ struct AggregateConsistencyTests {
         #expect(try check.scalarText("PRAGMA integrity_check") == "ok")
     }
 
+    @Test("the summary every write answers with, and the cache keeps, is the item's row as the file holds it")
+    func writtenSummariesMatchTheFile() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var configuration = SQLiteStoreConfiguration(path: dir.file("db.sqlite"))
+        configuration.claimsFile = true // the serving store: it caches what the writer computes
+        let store = try SQLiteRatingStore(configuration)
+        let file = try SQLiteRatingStore(SQLiteStoreConfiguration(path: configuration.path)) // no cache: reads the file
+        var random = SplitMix(state: 7)
+        let scales = try (1...10).map { try Scale(maxRating: $0) }
+        let items = (0..<12).map { ItemID(stored: "item-\($0)") }
+        let raters = (0..<6).map { RaterID(stored: "rater-\($0)") }
+        // An item the store never wrote nor read is not cached; every item a write changed is.
+        // An item without a row reads as empty on the scale asked for, which is `scale`.
+        func expectMatches(_ item: ItemID, _ answered: ItemSummary?, written: Bool, on scale: Scale = .standard,
+                           after step: String) async throws {
+            let stored = try await file.summary(of: item, defaultScale: scale)
+            if let answered { #expect(answered == stored, "\(step): the answer differs from the file") }
+            let cached = store.cachedSummary(of: item, defaultScale: scale)
+            if written || cached != nil { #expect(cached == stored, "\(step): the cache differs from the file") }
+        }
+        var writes = 0
+        for step in 0..<400 {
+            let item = items[Int.random(in: 0..<items.count, using: &random)]
+            let rater = raters[Int.random(in: 0..<raters.count, using: &random)]
+            let scale = scales[Int.random(in: 0..<scales.count, using: &random)]
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0:
+                _ = try await store.erase(rater)
+                for item in items { try await expectMatches(item, nil, written: false, after: "step \(step), erasing \(rater.rawValue)") }
+            case 1..<6:
+                let outcome = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: scale))
+                try await expectMatches(item, outcome.summary, written: outcome.cleared, on: scale, after: "step \(step), clearing")
+            default:
+                do {
+                    let stars = Int.random(in: 1...10, using: &random)
+                    let outcome = try await store.submit(SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: scale,
+                                                                       nowMilliseconds: 1))
+                    writes += 1
+                    try await expectMatches(item, outcome.summary, written: true, on: scale, after: "step \(step), \(stars) stars")
+                } catch RatingError.starsOutOfRange {
+                    // above the item's scale: refused, nothing written
+                }
+            }
+        }
+        #expect(writes > 100, "the walk should write many ratings")
+    }
+
     @Test("hundreds of concurrent writers are all acknowledged and all stored")
     func concurrentWritersAllStored() async throws {
         let dir = try TemporaryDirectory()

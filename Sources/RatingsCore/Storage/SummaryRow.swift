@@ -25,6 +25,23 @@ public struct SummaryRow: Sendable {
         self.distribution = distribution
     }
 
+    /// A new item's row: its scale and no ratings.
+    public static func unrated(on scale: Scale, isScaleExplicit: Bool) -> SummaryRow {
+        SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: 0, sum: 0,
+                   distribution: StarCounts(length: StarCounts.capacity) { _ in 0 })
+    }
+
+    /// The row once one rating moves into `new` stars, out of `old`, or from one to the other
+    /// (nil for none): what every engine's `applyDelta` statement makes of it.
+    public func moving(into new: Int?, outOf old: Int?) -> SummaryRow {
+        SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit,
+                   count: count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1),
+                   sum: sum + (new ?? 0) - (old ?? 0),
+                   distribution: StarCounts(length: distribution.count) { index in
+                       distribution[index] + (new == index + 1 ? 1 : 0) - (old == index + 1 ? 1 : 0)
+                   })
+    }
+
     /// The item's summary.
     public func summary(of item: ItemID) -> ItemSummary {
         ItemSummary(item: item, scale: scale, count: count, sum: sum, distribution: distribution)
