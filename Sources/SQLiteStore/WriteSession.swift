@@ -129,7 +129,7 @@ final class WriteSession {
     /// from the item's row as it was (read or inserted in this transaction) and the change. The
     /// new row is computed here rather than returned by the UPDATE: this writer is the file's
     /// only one and holds its lock, so the row it read is the row the UPDATE changes, and SQLite
-    /// builds a temporary table for every RETURNING (a third of the C reference's CPU per rating).
+    /// builds a temporary table for every RETURNING (a third of the C reference's user time per rating).
     private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?) throws(SQLiteError) -> ItemSummary {
         let updated = row.moving(into: new, outOf: old)
         let key = ranking.key(count: updated.count, sum: updated.sum, scale: updated.scale)
