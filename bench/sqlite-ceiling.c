@@ -88,10 +88,8 @@ int main(int argc, char **argv) {
     mallopt(M_TOP_PAD, 16 << 20);
     check(sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0), "memstatus");
     check(sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL), "open");
-    char *mode = NULL;
     check(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), "wal");
     check(sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL), "synchronous");
-    (void)mode;
     for (int i = 4; i < argc; i++) check(sqlite3_exec(db, read_file(argv[i]), NULL, NULL, NULL), argv[i]);
     check(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), "begin");
     sqlite3_stmt *seed = prepare("INSERT INTO items (item_id, max_rating) VALUES (?1, 5)");
