@@ -6,13 +6,14 @@ import Dispatch
 /// (sqlite.org/c3ref/wal_checkpoint_v2.html); only the writer can restart the WAL, which is why
 /// its own automatic checkpoint stays on.
 final class Checkpointer: Sendable {
-    // Safe: configured once in init, afterwards only cancelled, in deinit.
+    // Safe: configured once in init, afterwards only cancelled (by `stop` or deinit).
     private nonisolated(unsafe) let timer: any DispatchSourceTimer
+    private let queue = DispatchQueue(label: "ratings.sqlite.checkpoint", qos: .utility)
 
     init(path: String, busyTimeoutMilliseconds: Int32, intervalMilliseconds: Int) throws(SQLiteError) {
         let connection = CheckpointConnection(try SQLiteConnection(path: path))
         try connection.sqlite.configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ratings.sqlite.checkpoint", qos: .utility))
+        timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(intervalMilliseconds), repeating: .milliseconds(intervalMilliseconds),
                        leeway: .milliseconds(intervalMilliseconds / 4))
         timer.setEventHandler {
@@ -20,6 +21,13 @@ final class Checkpointer: Sendable {
             _ = try? connection.sqlite.scalarText("PRAGMA wal_checkpoint(PASSIVE)")
         }
         timer.resume()
+    }
+
+    /// Ends the ticks and waits for one in progress, so that no checkpoint of this connection
+    /// runs afterwards (SQLite refuses a second checkpoint while one runs, without waiting).
+    func stop() {
+        timer.cancel()
+        queue.sync {}
     }
 
     deinit { timer.cancel() }

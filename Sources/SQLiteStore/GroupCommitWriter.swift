@@ -40,6 +40,11 @@ final class GroupCommitWriter: Sendable {
     /// Waits until every write queued so far has been committed or failed.
     func flush() { queue.sync {} }
 
+    /// Waits for the writes queued so far, then empties the WAL into the database file.
+    func flushAndEmptyWAL() throws(SQLiteError) {
+        try queue.sync { Result { () throws(SQLiteError) in try session.emptyWAL() } }.get()
+    }
+
     private func drain() {
         while true {
             // Let the event loops finish the turn they are in first: on a busy machine they are

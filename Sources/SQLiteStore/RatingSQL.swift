@@ -68,4 +68,8 @@ enum RatingSQL {
     static let insertSetting = "INSERT INTO settings (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING"
 
     static let replaceSetting = "INSERT INTO settings (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+
+    /// Copies the whole WAL into the database file and truncates it (sqlite.org/pragma.html#pragma_wal_checkpoint):
+    /// its first column is 1 when a reader kept the checkpoint from completing.
+    static let emptyWAL = "PRAGMA wal_checkpoint(TRUNCATE)"
 }

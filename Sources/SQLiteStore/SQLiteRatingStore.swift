@@ -153,4 +153,13 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// Waits for every queued write to finish.
     public func flush() { writer.flush() }
+
+    /// For a clean stop, once nothing writes any more: waits for the queued writes, ends the
+    /// background checkpoints and empties the WAL into the database file, so that the file alone
+    /// (a copy without its `-wal`, say) holds every write. When this fails nothing is lost:
+    /// SQLite applies the WAL when the file is next opened.
+    public func stop() throws(SQLiteError) {
+        checkpointer.stop()
+        try writer.flushAndEmptyWAL()
+    }
 }

@@ -1,7 +1,9 @@
+internal import CSQLite
 import RatingsCore
 
 /// The writer's statements (which keep its connection open) and the rules of each write as SQL
-/// steps. Used only on the writer's queue, always inside a transaction the writer opened.
+/// steps. Used only on the writer's queue, always inside a transaction the writer opened (but for
+/// the checkpoint that empties the WAL when the service stops).
 final class WriteSession {
     /// The writer's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`.
     let transaction: TransactionStatements
@@ -14,6 +16,7 @@ final class WriteSession {
     private let applyDelta: SQLiteStatement
     private let selectRaterRatings: SQLiteStatement
     private let deleteRaterRatings: SQLiteStatement
+    private let emptyWALCheckpoint: SQLiteStatement
     private let ranking: RankingSettings
     /// Rows changed by the transaction under way, for the cache once it commits.
     private(set) var changedRows: [String: SummaryRow] = [:]
@@ -30,6 +33,18 @@ final class WriteSession {
         upsertRating = try connection.prepare(RatingSQL.upsertRating)
         deleteRating = try connection.prepare(RatingSQL.deleteRating)
         applyDelta = try connection.prepare(RatingSQL.applyDelta)
+        emptyWALCheckpoint = try connection.prepare(RatingSQL.emptyWAL)
+    }
+
+    /// Copies every frame of the WAL into the database file and truncates the WAL to nothing;
+    /// outside any transaction. Fails when a reader's snapshot kept part of the WAL in use.
+    func emptyWAL() throws(SQLiteError) {
+        var blocked = 0
+        try emptyWALCheckpoint.run(bind: {}, row: { blocked = emptyWALCheckpoint.int(0) })
+        guard blocked == 0 else {
+            throw SQLiteError(code: SQLITE_BUSY, operation: RatingSQL.emptyWAL,
+                              message: "a reader still held part of the WAL; SQLite applies what is left when the file is next opened")
+        }
     }
 
     /// Validates before writing anything, so a refused rating leaves the transaction untouched.

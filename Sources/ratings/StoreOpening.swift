@@ -38,13 +38,20 @@ enum DatabaseChoice {
     }
 
     /// Opens the store for `serve` (migrating first), and what to call once serving has stopped:
-    /// the SQLite writer finishes its queue, the PostgreSQL pool its requests.
+    /// the SQLite writer finishes its queue and empties the WAL into the file, the PostgreSQL
+    /// pool finishes its requests.
     func openForServing() throws -> (store: any RatingStore, close: () -> Void) {
         switch self {
         case .sqlite(var configuration):
             configuration.claimsFile = true
             let store = try SQLiteRatingStore(configuration)
-            return (store, { store.flush() })
+            return (store, {
+                do {
+                    try store.stop()
+                } catch {
+                    FileOutput.error("ratings serve: could not empty the WAL into \(configuration.path) at stop: \(error)")
+                }
+            })
         case .postgresql(let configuration):
             let store = try PostgresRatingStore(configuration)
             return (store, { store.close() })

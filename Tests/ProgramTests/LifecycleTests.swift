@@ -65,6 +65,38 @@ struct LifecycleTests {
         #expect(Date().timeIntervalSince(signalled) < 5)
     }
 
+    @Test("a clean stop leaves every write in the database file itself: the WAL is empty, and a copy of the file alone holds them")
+    func cleanStopEmptiesTheWAL() throws {
+        let directory = try TemporaryDirectory("ratings-clean-stop")
+        defer { directory.remove() }
+        let path = directory.file("db.sqlite")
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", path])
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        let client = try RawHTTPClient(port: port)
+        var written: [String: Int] = [:]
+        for n in 0..<200 {
+            let body = "{\"stars\":\(n % 5 + 1)}"
+            client.send("PUT /v1/items/kept-\(n % 20)/ratings/r\(n) HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: \(body.utf8.count)\n\n\(body)")
+            #expect(try client.readResponse().status == 201)
+            written["kept-\(n % 20)/r\(n)"] = n % 5 + 1
+        }
+        // A read through a pooled reader connection, which must not keep the WAL in use.
+        client.send("GET /v1/items/kept-3/ratings/r3 HTTP/1.1\nHost: t\n\n")
+        #expect(try client.readResponse().status == 200)
+        // At once: the background checkpoint (every 100 ms) has had no time to copy the last writes.
+        server.send(SIGTERM)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(!server.stdout.contains("could not empty the WAL") && !server.stderr.contains("could not empty the WAL"))
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0, "the -wal file still holds \(walSize) bytes after a clean stop")
+        // What an operator's backup of the one file would hold.
+        let copy = try TemporaryDirectory("ratings-clean-stop-copy")
+        defer { copy.remove() }
+        try FileManager.default.copyItem(atPath: path, toPath: copy.file("db.sqlite"))
+        #expect(try SQLiteFixture.ratings(copy.file("db.sqlite")) == written)
+    }
+
     @Test("every acknowledged rating survives a SIGKILL of the server mid-stream")
     func acknowledgedWritesSurviveSIGKILL() throws {
         let directory = try TemporaryDirectory("ratings-crash")
