@@ -54,12 +54,12 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     /// The `Date` header value for this second.
     private(set) var date = ""
     private var dateSecond: Int64 = -1
-    /// Access-log lines written at the end of the iteration, one write for many lines.
+    /// Access-log lines gathered during the iteration, handed to `accessLog` at its end.
     @exclusivity(unchecked) private var logBuffer = ByteBuffer()
-    private let logFD: Int32
+    private let accessLog: AccessLogWriter
 
-    init(logFD: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
-        self.logFD = logFD
+    init(accessLog: AccessLogWriter, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
+        self.accessLog = accessLog
         self.errorLog = errorLog
         epollFD = try syscallChecked("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
@@ -229,18 +229,11 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
         }
     }
 
+    /// Hands the iteration's lines to the log's own thread: writing them here would stop every
+    /// connection of this loop whenever the log's destination is slow to take them.
     private func flushLog() {
         guard !logBuffer.isEmpty else { return }
-        // The error comes back as a value: a typed-throwing closure here crashed the optimizer.
-        let failure = logBuffer.withUnsafeBytes { bytes -> SystemError? in
-            do throws(SystemError) {
-                try writeAll(logFD, bytes, operation: "write(access log)")
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { errorLog("access log: \(failure); \(logBuffer.count) bytes dropped") }
+        logBuffer.withUnsafeBytes { accessLog.append($0) }
         logBuffer.removeAll(keepingCapacityUpTo: 256 * 1024)
     }
 

@@ -15,9 +15,10 @@ public final class HTTPServer: Sendable {
     /// What a running server owns.
     private struct Running: @unchecked Sendable {
         // Safe: loops are used from other threads only through `EventLoop.execute`; the socket is
-        // closed once, by the `waitUntilStopped` that joined the threads.
+        // closed and the access log ended once, by the `waitUntilStopped` that joined the threads.
         let loops: [EventLoop]
         let socket: ListeningSocket
+        let accessLog: AccessLogWriter
     }
 
     private let configuration: ServerConfiguration
@@ -52,11 +53,18 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             System.raiseOpenFileLimit()
             let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            let accessLog: AccessLogWriter
+            do {
+                accessLog = try AccessLogWriter(fd: configuration.accessLogFD, errorLog: configuration.errorLog)
+            } catch {
+                socket.close()
+                throw error
+            }
             var loops: [EventLoop] = []
             var threads: [JoinableThread] = []
             do {
                 for _ in 0..<max(1, configuration.eventLoops) {
-                    let loop = try EventLoop(logFD: configuration.accessLogFD, errorLog: configuration.errorLog)
+                    let loop = try EventLoop(accessLog: accessLog, errorLog: configuration.errorLog)
                     try Acceptor(socket: socket, loop: loop, shared: shared).start()
                     loops.append(loop)
                 }
@@ -64,10 +72,11 @@ public final class HTTPServer: Sendable {
             } catch {
                 for loop in loops.prefix(threads.count) { loop.stop() }
                 for thread in threads { _ = thread.join() }
+                accessLog.close()
                 socket.close()
                 throw error
             }
-            running.withLock { $0 = Running(loops: loops, socket: socket) }
+            running.withLock { $0 = Running(loops: loops, socket: socket, accessLog: accessLog) }
             unjoined.withLock { $0 = threads }
             current = .running
             return socket.port
@@ -90,7 +99,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Blocks until the server has stopped: joins every loop thread, then closes the socket.
+    /// Blocks until the server has stopped: joins every loop thread, writes the rest of the
+    /// access log, then closes the socket.
     public func waitUntilStopped() {
         // The first caller joins; any other waits for it.
         guard let threads = unjoined.withLock({ current -> [JoinableThread]? in
@@ -105,6 +115,7 @@ public final class HTTPServer: Sendable {
             let result = thread.join()
             if result != 0 { configuration.errorLog("server: pthread_join failed (errno \(result))") }
         }
+        running.withLock { $0 }?.accessLog.close()
         running.withLock { $0?.socket.close() }
         state.withLock { $0 = .stopped }
         stoppedSignal.signal()

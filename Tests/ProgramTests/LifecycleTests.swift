@@ -20,6 +20,49 @@ struct LifecycleTests {
         #expect(line.range(of: #" 200 \d+ \d+us id=trace-42$"#, options: .regularExpression) != nil)
     }
 
+    @Test("an access log nobody reads holds up no request: 3,000 answered while standard output is a full pipe, every line written once it is read")
+    func stalledAccessLogHoldsUpNothing() throws {
+        let directory = try TemporaryDirectory("ratings-stalled-log")
+        defer { directory.remove() }
+        let fifo = directory.file("stdout")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The shell opens the pipe for the server's standard output and becomes the server.
+        let server = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
+                                     RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
+                                    environment: ["PATH": "/usr/bin:/bin"])
+        defer { server.stop() }
+        let output = open(fifo, O_RDONLY)
+        #expect(output >= 0)
+        defer { close(output) }
+        // Read up to the "listening on" line, then nothing more until the requests are answered.
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1)
+        while !head.contains(UInt8(ascii: "\n")), read(output, &chunk, 1) == 1 { head.append(chunk[0]) }
+        let line = String(decoding: head, as: UTF8.self)
+        let port = try #require(line.range(of: #":(\d+) "#, options: .regularExpression).flatMap { Int(line[$0].dropFirst().dropLast()) })
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        var answered = 0
+        for n in 0..<3_000 {
+            guard client.send("GET /v1/items/unread-\(n % 10) HTTP/1.1\nHost: t\n\n"),
+                  let response = try? client.readResponse(), response.status == 200 else { break }
+            answered += 1
+        }
+        #expect(answered == 3_000, "the server stopped answering after \(answered) requests: the pipe (64 KiB) holds about 600 log lines")
+        server.send(SIGTERM)
+        // Now read the log to its end: every request's line, none lost.
+        var log: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(output, &buffer, buffer.count)
+            if count <= 0 { break }
+            log.append(contentsOf: buffer[0..<count])
+        }
+        #expect(server.waitForExit(timeout: 10) == 0)
+        let lines = String(decoding: log, as: UTF8.self).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"GET /v1/items/unread-") }.count == 3_000)
+        #expect(!server.stderr.contains("dropped"), "\(server.stderr)")
+    }
+
     @Test("SIGTERM: a slow request in flight completes, idle connections close, exit 0 within 5 s")
     func sigtermDrains() throws {
         let directory = try TemporaryDirectory("ratings-drain")

@@ -1,0 +1,93 @@
+import Dispatch
+import Glibc
+import Locking
+
+/// Writes the access log on a thread of its own, so that a log destination that stalls (a pipe
+/// nobody reads fast enough, a file whose pages are being written back) never holds up an event
+/// loop. Loops hand over each turn's lines without waiting; the writer wakes when enough has
+/// gathered or every `flushMilliseconds`. A destination that falls so far behind that
+/// `maxPendingBytes` are waiting loses the lines that would not fit, counted on the error log,
+/// rather than the server its memory or its requests their answers.
+final class AccessLogWriter: Sendable {
+    static let flushMilliseconds = 50
+    /// Enough to wake the writer before the next flush is due.
+    static let wakeBytes = 64 * 1024
+    static let maxPendingBytes = 4 * 1024 * 1024
+
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var droppedLines = 0
+        var closed = false
+    }
+
+    private let fd: Int32
+    private let errorLog: @Sendable (String) -> Void
+    private let pending = Locked(Pending())
+    private let wake = DispatchSemaphore(value: 0)
+    private let thread = Locked<JoinableThread?>(nil)
+
+    /// Starts the writing thread for `fd`.
+    init(fd: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
+        self.fd = fd
+        self.errorLog = errorLog
+        let started = try JoinableThread.start { [self] in run() }
+        thread.withLock { $0 = started }
+    }
+
+    /// Queues whole lines for writing; never waits for the destination.
+    func append(_ lines: UnsafeRawBufferPointer) {
+        guard !lines.isEmpty else { return }
+        let shouldWake = pending.withLock { state -> Bool in
+            guard state.bytes.count + lines.count <= Self.maxPendingBytes else {
+                state.droppedLines += lines.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                return false
+            }
+            let before = state.bytes.count
+            state.bytes.append(contentsOf: lines.assumingMemoryBound(to: UInt8.self))
+            return before < Self.wakeBytes && state.bytes.count >= Self.wakeBytes
+        }
+        if shouldWake { wake.signal() }
+    }
+
+    /// Writes what is queued, then ends the thread. Call once, after the last `append`.
+    func close() {
+        pending.withLock { $0.closed = true }
+        wake.signal()
+        guard let started = thread.withLock({ current -> JoinableThread? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        let result = started.join()
+        if result != 0 { errorLog("access log: pthread_join failed (errno \(result))") }
+    }
+
+    private func run() {
+        var batch: [UInt8] = []
+        while true {
+            _ = wake.wait(timeout: .now() + .milliseconds(Self.flushMilliseconds))
+            let (dropped, closed) = pending.withLock { state in
+                swap(&state.bytes, &batch)
+                defer { state.droppedLines = 0 }
+                return (state.droppedLines, state.closed)
+            }
+            if !batch.isEmpty { write(batch) }
+            batch.removeAll(keepingCapacity: batch.capacity <= Self.maxPendingBytes / 4)
+            if dropped > 0 {
+                errorLog("access log: \(dropped) line(s) dropped: the log's destination was not taking them as fast as requests came")
+            }
+            if closed { return }
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        let failure = bytes.withUnsafeBytes { bytes -> SystemError? in
+            do throws(SystemError) {
+                try writeAll(fd, bytes, operation: "write(access log)")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { errorLog("access log: \(failure); \(bytes.count) bytes dropped") }
+    }
+}
