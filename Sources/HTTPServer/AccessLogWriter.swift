@@ -13,6 +13,8 @@ final class AccessLogWriter: Sendable {
     /// Enough to wake the writer before the next flush is due.
     static let wakeBytes = 64 * 1024
     static let maxPendingBytes = 4 * 1024 * 1024
+    /// How long a stop waits for the queued lines to be taken.
+    static let closeTimeoutSeconds = 5
 
     private struct Pending {
         var bytes: [UInt8] = []
@@ -24,6 +26,7 @@ final class AccessLogWriter: Sendable {
     private let errorLog: @Sendable (String) -> Void
     private let pending = Locked(Pending())
     private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
     private let thread = Locked<JoinableThread?>(nil)
 
     /// Starts the writing thread for `fd`.
@@ -57,11 +60,18 @@ final class AccessLogWriter: Sendable {
             defer { current = nil }
             return current
         }) else { return }
+        // A destination that takes nothing would keep the writer in `write` for ever, and the
+        // process from stopping with it.
+        guard finished.wait(timeout: .now() + .seconds(Self.closeTimeoutSeconds)) == .success else {
+            errorLog("access log: its destination took nothing for \(Self.closeTimeoutSeconds) s; stopping without the lines still queued")
+            return
+        }
         let result = started.join()
         if result != 0 { errorLog("access log: pthread_join failed (errno \(result))") }
     }
 
     private func run() {
+        defer { finished.signal() }
         var batch: [UInt8] = []
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(Self.flushMilliseconds))
@@ -80,6 +90,7 @@ final class AccessLogWriter: Sendable {
     }
 
     private func write(_ bytes: [UInt8]) {
+        // The error comes back as a value: a typed-throwing closure here crashed the optimizer.
         let failure = bytes.withUnsafeBytes { bytes -> SystemError? in
             do throws(SystemError) {
                 try writeAll(fd, bytes, operation: "write(access log)")

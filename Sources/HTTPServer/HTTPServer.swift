@@ -130,8 +130,9 @@ public final class HTTPServer: Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { [self] in
-                onSignal(signalNumber)
+                // Drain first: `onSignal` may write to a destination that is slow to take it.
                 beginDrain()
+                onSignal(signalNumber)
             }
             source.resume()
             sources.append(source)

@@ -63,6 +63,44 @@ struct LifecycleTests {
         #expect(!server.stderr.contains("dropped"), "\(server.stderr)")
     }
 
+    @Test("a stop does not wait for ever on a standard output nobody reads: exit 0, and standard error says the access log lines still queued were not written")
+    func stopWithUnreadAccessLog() throws {
+        let directory = try TemporaryDirectory("ratings-unread-log")
+        defer { directory.remove() }
+        let fifo = directory.file("stdout")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let server = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
+                                     RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
+                                    environment: ["PATH": "/usr/bin:/bin"])
+        defer { server.stop() }
+        let output = open(fifo, O_RDONLY)
+        #expect(output >= 0)
+        defer { close(output) }
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1)
+        while !head.contains(UInt8(ascii: "\n")), read(output, &chunk, 1) == 1 { head.append(chunk[0]) }
+        let line = String(decoding: head, as: UTF8.self)
+        let port = try #require(line.range(of: #":(\d+) "#, options: .regularExpression).flatMap { Int(line[$0].dropFirst().dropLast()) })
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        // More lines than the pipe holds, and nothing read from it again.
+        for n in 0..<2_000 {
+            guard client.send("GET /v1/items/unread-\(n % 10) HTTP/1.1\nHost: t\n\n"),
+                  (try? client.readResponse())?.status == 200 else { break }
+        }
+        // Fill what room the pipe has left, so that everything the server writes from now on waits.
+        let filler = open(fifo, O_WRONLY | O_NONBLOCK)
+        #expect(filler >= 0)
+        defer { close(filler) }
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 512)
+        for size in [512, 1] {  // then byte by byte into the last page's remainder
+            while write(filler, newlines, size) > 0 {}
+            #expect(errno == EAGAIN)
+        }
+        server.send(SIGTERM)
+        #expect(server.waitForExit(timeout: 20) == 0)
+        #expect(server.stderr.contains("access log: its destination took nothing for 5 s"), "\(server.stderr)")
+    }
+
     @Test("SIGTERM: a slow request in flight completes, idle connections close, exit 0 within 5 s")
     func sigtermDrains() throws {
         let directory = try TemporaryDirectory("ratings-drain")
