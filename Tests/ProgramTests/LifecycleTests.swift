@@ -24,23 +24,9 @@ struct LifecycleTests {
     func stalledAccessLogHoldsUpNothing() throws {
         let directory = try TemporaryDirectory("ratings-stalled-log")
         defer { directory.remove() }
-        let fifo = directory.file("stdout")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The shell opens the pipe for the server's standard output and becomes the server.
-        let server = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
-                                     RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
-                                    environment: ["PATH": "/usr/bin:/bin"])
+        let server = try ServerWritingToFIFO(in: directory)
         defer { server.stop() }
-        let output = open(fifo, O_RDONLY)
-        #expect(output >= 0)
-        defer { close(output) }
-        // Read up to the "listening on" line, then nothing more until the requests are answered.
-        var head: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1)
-        while !head.contains(UInt8(ascii: "\n")), read(output, &chunk, 1) == 1 { head.append(chunk[0]) }
-        let line = String(decoding: head, as: UTF8.self)
-        let port = try #require(line.range(of: #":(\d+) "#, options: .regularExpression).flatMap { Int(line[$0].dropFirst().dropLast()) })
-        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        let client = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
         var answered = 0
         for n in 0..<3_000 {
             guard client.send("GET /v1/items/unread-\(n % 10) HTTP/1.1\nHost: t\n\n"),
@@ -48,47 +34,35 @@ struct LifecycleTests {
             answered += 1
         }
         #expect(answered == 3_000, "the server stopped answering after \(answered) requests: the pipe (64 KiB) holds about 600 log lines")
-        server.send(SIGTERM)
+        server.process.send(SIGTERM)
         // Now read the log to its end: every request's line, none lost.
         var log: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = read(output, &buffer, buffer.count)
+            let count = read(server.output, &buffer, buffer.count)
             if count <= 0 { break }
             log.append(contentsOf: buffer[0..<count])
         }
-        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(server.process.waitForExit(timeout: 10) == 0)
         let lines = String(decoding: log, as: UTF8.self).split(separator: "\n")
         #expect(lines.filter { $0.contains("\"GET /v1/items/unread-") }.count == 3_000)
-        #expect(!server.stderr.contains("dropped"), "\(server.stderr)")
+        #expect(!server.process.stderr.contains("dropped"), "\(server.process.stderr)")
     }
 
     @Test("a stop does not wait for ever on a standard output nobody reads: exit 0, and standard error says the access log lines still queued were not written")
     func stopWithUnreadAccessLog() throws {
         let directory = try TemporaryDirectory("ratings-unread-log")
         defer { directory.remove() }
-        let fifo = directory.file("stdout")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let server = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
-                                     RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
-                                    environment: ["PATH": "/usr/bin:/bin"])
+        let server = try ServerWritingToFIFO(in: directory)
         defer { server.stop() }
-        let output = open(fifo, O_RDONLY)
-        #expect(output >= 0)
-        defer { close(output) }
-        var head: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1)
-        while !head.contains(UInt8(ascii: "\n")), read(output, &chunk, 1) == 1 { head.append(chunk[0]) }
-        let line = String(decoding: head, as: UTF8.self)
-        let port = try #require(line.range(of: #":(\d+) "#, options: .regularExpression).flatMap { Int(line[$0].dropFirst().dropLast()) })
-        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        let client = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
         // More lines than the pipe holds, and nothing read from it again.
         for n in 0..<2_000 {
             guard client.send("GET /v1/items/unread-\(n % 10) HTTP/1.1\nHost: t\n\n"),
                   (try? client.readResponse())?.status == 200 else { break }
         }
         // Fill what room the pipe has left, so that everything the server writes from now on waits.
-        let filler = open(fifo, O_WRONLY | O_NONBLOCK)
+        let filler = open(server.fifo, O_WRONLY | O_NONBLOCK)
         #expect(filler >= 0)
         defer { close(filler) }
         let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 512)
@@ -96,9 +70,9 @@ struct LifecycleTests {
             while write(filler, newlines, size) > 0 {}
             #expect(errno == EAGAIN)
         }
-        server.send(SIGTERM)
-        #expect(server.waitForExit(timeout: 20) == 0)
-        #expect(server.stderr.contains("access log: its destination took nothing for 5 s"), "\(server.stderr)")
+        server.process.send(SIGTERM)
+        #expect(server.process.waitForExit(timeout: 20) == 0)
+        #expect(server.process.stderr.contains("access log: its destination took nothing for 5 s"), "\(server.process.stderr)")
     }
 
     @Test("SIGTERM: a slow request in flight completes, idle connections close, exit 0 within 5 s")
@@ -222,6 +196,43 @@ struct LifecycleTests {
 }
 
 import Locking
+
+/// `ratings serve` with its standard output a FIFO that the test reads only when it chooses:
+/// the "listening on" line is read at start, nothing after it.
+private struct ServerWritingToFIFO {
+    let fifo: String
+    let process: Subprocess
+    /// The FIFO's read end.
+    let output: Int32
+    let port: Int
+
+    init(in directory: TemporaryDirectory) throws {
+        fifo = directory.file("stdout")
+        guard mkfifo(fifo, 0o600) == 0 else { throw RawHTTPClient.ClientError.malformed("mkfifo failed (errno \(errno))") }
+        // The shell opens the pipe for the server's standard output and becomes the server.
+        process = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
+                                  RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
+                                 environment: ["PATH": "/usr/bin:/bin"])
+        output = open(fifo, O_RDONLY)
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while output >= 0, !head.contains(UInt8(ascii: "\n")), read(output, &byte, 1) == 1 { head.append(byte) }
+        let line = String(decoding: head, as: UTF8.self)
+        guard let found = line.range(of: #":(\d+) "#, options: .regularExpression),
+              let port = Int(line[found].dropFirst().dropLast()) else {
+            process.stop()
+            if output >= 0 { close(output) }
+            throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
+        }
+        self.port = port
+    }
+
+    /// Kills the server if it still runs and closes the read end.
+    func stop() {
+        process.stop()
+        close(output)
+    }
+}
 
 /// Ratings the server answered 201 for, recorded by concurrent writers.
 private final class Acknowledged: Sendable {
