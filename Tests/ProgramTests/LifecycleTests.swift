@@ -125,9 +125,8 @@ struct LifecycleTests {
         let directory = try TemporaryDirectory("ratings-clean-stop")
         defer { directory.remove() }
         let path = directory.file("db.sqlite")
-        let server = try RatingsProcess(["serve", "--port", "0", "--database", path])
+        let (server, port) = try RatingsProcess.serving(["--database", path])
         defer { server.stop() }
-        let port = try #require(server.waitForPort())
         let client = try RawHTTPClient(port: port)
         var written: [String: Int] = [:]
         for n in 0..<200 {
@@ -217,9 +216,7 @@ private struct ServerWritingToFIFO {
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while output >= 0, !head.contains(UInt8(ascii: "\n")), read(output, &byte, 1) == 1 { head.append(byte) }
-        let line = String(decoding: head, as: UTF8.self)
-        guard let found = line.range(of: #":(\d+) "#, options: .regularExpression),
-              let port = Int(line[found].dropFirst().dropLast()) else {
+        guard let port = RatingsProcess.port(inListeningLine: String(decoding: head, as: UTF8.self)) else {
             process.stop()
             if output >= 0 { close(output) }
             throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")

@@ -33,7 +33,12 @@ public final class RatingsProcess: Sendable {
     /// The port from the "listening on http://HOST:PORT" line.
     public func waitForPort(timeout: Double = 20) -> Int? {
         guard waitForOutput("listening on http://", timeout: timeout) else { return nil }
-        let line = stdout.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
+        return Self.port(inListeningLine: stdout.split(separator: "\n").first { $0.contains("listening on http://") } ?? "")
+    }
+
+    /// The port in a "listening on http://HOST:PORT ..." line.
+    public static func port(inListeningLine line: some StringProtocol) -> Int? {
+        let line = String(line)
         guard let range = line.range(of: #"http://[^ ]+:(\d+)"#, options: .regularExpression) else { return nil }
         return Int(line[range].split(separator: ":").last ?? "")
     }
