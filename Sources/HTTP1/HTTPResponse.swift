@@ -3,6 +3,10 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The `X-Request-ID` to send, written after `headers`. Kept apart from them so a response
+    /// rendered once and shared (a cached representation) is answered without copying its
+    /// fields: adding a field to shared fields copies them all, an allocation per answer.
+    public var requestID: String?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -21,6 +25,8 @@ extension HTTPResponse {
 
     /// The `304 Not Modified` that answers a matching `If-None-Match` in place of this response.
     public var notModified: HTTPResponse {
-        HTTPResponse(status: 304, headers: HTTPHeaders(headers.filter { Self.keptByNotModified.contains($0.name) }.map { ($0.name, $0.value) }))
+        var response = HTTPResponse(status: 304, headers: HTTPHeaders(headers.filter { Self.keptByNotModified.contains($0.name) }.map { ($0.name, $0.value) }))
+        response.requestID = requestID
+        return response
     }
 }

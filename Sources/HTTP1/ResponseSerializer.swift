@@ -25,6 +25,11 @@ public enum ResponseSerializer {
                 start.storeBytes(of: Self.crlf, toByteOffset: name.count + 2 + value.count, as: UInt16.self)
             }
         }
+        if let requestID = response.requestID {
+            buffer.append("x-request-id: " as StaticString)
+            buffer.append(requestID)
+            buffer.append("\r\n" as StaticString)
+        }
         if !response.forbidsBody {
             buffer.append("content-length: " as StaticString)
             buffer.appendDecimal(response.body.count)

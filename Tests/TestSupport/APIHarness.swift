@@ -63,7 +63,9 @@ public final class APIHarness: Sendable {
         guard arrived.wait(timeout: .now() + 10) == .success, let response = answer.withLock({ $0 }) else {
             return RawHTTPClient.Response(status: -1, headers: [], body: Array("no response within 10 s".utf8))
         }
-        return RawHTTPClient.Response(status: response.status, headers: response.headers.map { ($0.name, $0.value) }, body: response.body)
+        // The request id is a field of its own, which the serializer writes after the others.
+        let fields = response.headers.map { ($0.name, $0.value) } + (response.requestID.map { [("x-request-id", $0)] } ?? [])
+        return RawHTTPClient.Response(status: response.status, headers: fields, body: response.body)
     }
 }
 

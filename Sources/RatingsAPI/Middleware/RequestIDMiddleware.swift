@@ -21,7 +21,7 @@ final class RequestIDMiddleware: Middleware {
     }
 
     func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        response.headers.set("x-request-id", context.requestID)
+        response.requestID = context.requestID
     }
 
     /// The client's id when acceptable, otherwise a fresh one.
