@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where the time goes on the GET and PUT paths: runs the release server pinned to one core,
-# loads it with wrk from the other, samples it with `perf record -g`, and prints the hottest
-# functions (self time, demangled) for each path.
+# loads it with wrk from the other, samples it with `perf record -g`, and prints for each path
+# the hottest functions (self time, demangled), the shares of each library and thread, and the
+# system calls (with what they called) that took over 1 % of the server's time.
 #   scripts/profile.sh                   # the current tree
 #   scripts/profile.sh --binary PATH     # another build, e.g. an older commit's, for before/after
 set -euo pipefail
@@ -20,6 +21,12 @@ profile() { # profile NAME URL [SCRIPT]
     wait $recorder || true
     perf report -i "$work/$1.data" --no-children --sort symbol -g none --percent-limit 1.2 2>/dev/null \
         | grep '%' | swift demangle --simplified | cut -c1-140
+    echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime):"
+    perf report -i "$work/$1.data" --no-children --sort dso -g none --percent-limit 0.5 2>/dev/null | grep '%'
+    echo "-- $1 by thread, and the system calls that took over 1 % (with what they called):"
+    perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | grep '%'
+    perf report -i "$work/$1.data" --children --sort comm,symbol -g none --percent-limit 1 2>/dev/null \
+        | grep -E '\[k\] (__x64_sys_|handle_softirqs)' | cut -c1-100
 }
 profile GET "http://127.0.0.1:$port/v1/items/bench-37"
 profile PUT "http://127.0.0.1:$port/" put-ratings.lua
