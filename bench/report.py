@@ -53,7 +53,7 @@ def ratios(report):
              row("`GET /v1/items?ids=`, 20 ids", f"{rps(reads['get_batch_20']['rps'])} req/s", "single GET",
                  f"{r['batch_20_vs_get_summary']:.2f}×", "≥ 0.40×"),
              row("durable `PUT`", f"{rps(writes['put_rating']['rps'])} req/s, p99 {ms(writes['put_rating']['p99_ms'])} ms",
-                 f"SQLite from C {rps(writes['sqlite_ceiling_rps']['median'])}/s", f"{r['put_vs_sqlite_ceiling']:.2f}×", "≥ 0.6×, p99 ≤ 20 ms"),
+                 f"SQLite from C {rps(writes['sqlite_ceiling_rps']['median'])}/s", f"{r['put_vs_sqlite_ceiling']:.2f}×", f"≥ {WRITE_TARGET}×, p99 ≤ 20 ms"),
              row("RSS, 1,000 idle connections, under load", f"{max(idle['get_summary']['rss_mib'], idle['put_rating']['rss_mib'])} MiB", "", "", "≤ 48 MiB")]
     if "soak" in report:
         lines.append(row("RSS growth over a 5-minute 90/10 soak", f"{report['soak']['growth_pct']:+.1f} %", "", "", "≤ 10 %"))
@@ -201,6 +201,8 @@ def round_ratios(report):
 
 # Steal further apart than this between a ratio's two runs makes that round's ratio a measure of
 # the host's minutes more than of the code.
+# The durable write's target: this share of the SQLite reference's rate (the issue's 0.6).
+WRITE_TARGET = 0.6
 UNEVEN_STEAL_POINTS = 10
 
 
@@ -239,6 +241,28 @@ def cpu_ratios(report):
             f"({ceiling / put:.2f}×)."]
 
 
+def write_floor(report):
+    """One sentence: the least a `PUT` can cost (the reference's rating plus a summary `GET`'s
+    HTTP exchange), the ratio that allows with the core never idle, and how busy the `PUT` runs
+    kept the core (rate times CPU per `PUT`): what separates the write ratio from its target."""
+    reads, writes = report["reads"], report["writes"]
+    runs = writes["put_rating"].get("runs", [])
+    if "user_us" not in reads["get_summary"] or not runs or "user_us" not in runs[0]:
+        return []
+    single, ceiling = cpu_us(reads["get_summary"]), cpu_us(writes["sqlite_ceiling_cpu_us"])
+    floor = single + ceiling
+    most = 1e6 / floor
+    busy = ", ".join(f"{run['rps'] * cpu_us(run) / 1e4:.0f} %" for run in runs)
+    reference = writes["sqlite_ceiling_rps"]["median"]
+    target = 1e6 / (WRITE_TARGET * reference)
+    return ["", f"A `PUT` cannot cost less than the reference's rating plus a summary `GET`'s exchange "
+            f"({ceiling:.1f} + {single:.1f} = {floor:.1f} µs), so one core takes at most {rps(most)} a second, "
+            f"{most / reference:.2f}× of the reference, with nothing else to do and never idle. {WRITE_TARGET}× of the "
+            f"reference allows {target:.1f} µs per `PUT` with the core never idle, {target - floor:.1f} µs above that "
+            f"floor; the `PUT` took {cpu_us(writes['put_rating']):.1f} µs, and its runs kept the core busy {busy} of the "
+            "time (rate times CPU per `PUT`), the rest waiting for WAL syncs."]
+
+
 def write_stalls(report):
     """One sentence for the README: what the `PUT`'s p99 counts, and the disk's own stalls, seen in
     the C reference's commits. Absent from results older than the field."""
@@ -257,7 +281,7 @@ def write_stalls(report):
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
     return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
-                     + cpu_ratios(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
+                     + cpu_ratios(report) + write_floor(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
@@ -292,7 +316,7 @@ def render(report):
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
     lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
-    lines += cpu_per_request(reads, writes) + write_stalls(report)
+    lines += cpu_per_request(reads, writes) + write_floor(report) + write_stalls(report)
 
     idle = report["idle_1000"]
     lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
