@@ -201,9 +201,10 @@ def round_ratios(report):
 
 # Steal further apart than this between a ratio's two runs makes that round's ratio a measure of
 # the host's minutes more than of the code.
-# The durable write's target: this share of the SQLite reference's rate (the 0.6).
-WRITE_TARGET = 0.6
 UNEVEN_STEAL_POINTS = 10
+
+# The durable write's target: this share of the SQLite reference's rate.
+WRITE_TARGET = 0.6
 
 
 def uneven_rounds(report):
