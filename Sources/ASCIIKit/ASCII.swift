@@ -95,6 +95,30 @@ public enum ASCII {
         for slice in ByteSlices(bytes, separatedBy: separator) { try body(slice) }
     }
 
+    /// Calls `body` with consecutive pieces of `bytes`, together all of them in order, each
+    /// ending at a newline and at most `limit` bytes long, except a single line longer than
+    /// `limit` (a piece of its own) and a last line without its newline. A pipe takes a write of
+    /// at most `PIPE_BUF` bytes in one piece, so writing lines in such pieces keeps another
+    /// writer's lines on the same pipe from landing inside one of them.
+    public static func forEachRunOfWholeLines<Failure: Error>(in bytes: UnsafeRawBufferPointer, atMost limit: Int,
+                                                              _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
+        let newline = UInt8(ascii: "\n")
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + limit, bytes.count)
+            if end < bytes.count {
+                // Back to the last line end inside the limit; without one, on to this line's end.
+                if let lastNewline = bytes[start..<end].lastIndex(of: newline) {
+                    end = lastNewline + 1
+                } else {
+                    end = bytes[end...].firstIndex(of: newline).map { $0 + 1 } ?? bytes.count
+                }
+            }
+            try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+        }
+    }
+
     /// `bytes` as text with `A`…`Z` lowercased, written in place: a short result (a field name)
     /// then lives inline, with no allocation.
     @inlinable

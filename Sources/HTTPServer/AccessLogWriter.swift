@@ -1,3 +1,4 @@
+import ASCIIKit
 import Dispatch
 import Glibc
 import Locking
@@ -23,6 +24,11 @@ final class AccessLogWriter: Sendable {
     }
 
     private let fd: Int32
+    /// Whether each write must hold whole lines of at most `PIPE_BUF` bytes: on a pipe or socket
+    /// (a container's standard output, a log collector), a longer write goes out in pieces as the
+    /// reader makes room, and a line the program prints meanwhile ("received SIGTERM") would land
+    /// inside an access-log line. A regular file takes each write whole, in one piece.
+    private let writesWholeLines: Bool
     private let errorLog: @Sendable (String) -> Void
     private let pending = Locked(Pending())
     private let wake = DispatchSemaphore(value: 0)
@@ -32,6 +38,8 @@ final class AccessLogWriter: Sendable {
     /// Starts the writing thread for `fd`.
     init(fd: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
         self.fd = fd
+        var status = stat()
+        writesWholeLines = fstat(fd, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
         self.errorLog = errorLog
         let started = try JoinableThread.start { [self] in run() }
         thread.withLock { $0 = started }
@@ -42,7 +50,7 @@ final class AccessLogWriter: Sendable {
         guard !lines.isEmpty else { return }
         let shouldWake = pending.withLock { state -> Bool in
             guard state.bytes.count + lines.count <= Self.maxPendingBytes else {
-                state.droppedLines += lines.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                state.droppedLines += ASCII.occurrences(of: UInt8(ascii: "\n"), in: lines)
                 return false
             }
             let before = state.bytes.count
@@ -93,7 +101,13 @@ final class AccessLogWriter: Sendable {
         // The error comes back as a value: a typed-throwing closure here crashed the optimizer.
         let failure = bytes.withUnsafeBytes { bytes -> SystemError? in
             do throws(SystemError) {
-                try writeAll(fd, bytes, operation: "write(access log)")
+                if writesWholeLines {
+                    try ASCII.forEachRunOfWholeLines(in: bytes, atMost: Int(PIPE_BUF)) { run throws(SystemError) in
+                        try writeAll(fd, run, operation: "write(access log)")
+                    }
+                } else {
+                    try writeAll(fd, bytes, operation: "write(access log)")
+                }
                 return nil
             } catch {
                 return error

@@ -52,6 +52,36 @@ struct ASCIITests {
         #expect(String(slice).withUTF8Bytes { Array($0) } == Array("middle".utf8))
     }
 
+    @Test("lines come out in runs of whole lines no longer than the limit, a longer line alone, every byte once")
+    func runsOfWholeLines() {
+        func runs(_ text: String, _ limit: Int) -> [String] {
+            var runs: [String] = []
+            Array(text.utf8).withUnsafeBytes { bytes in
+                ASCII.forEachRunOfWholeLines(in: bytes, atMost: limit) { runs.append(String(decoding: $0, as: UTF8.self)) }
+            }
+            return runs
+        }
+        #expect(runs("", 10).isEmpty)
+        #expect(runs("ab\ncd\nef\n", 100) == ["ab\ncd\nef\n"])
+        // Exactly at the limit, and one byte over it.
+        #expect(runs("ab\ncd\n", 6) == ["ab\ncd\n"])
+        #expect(runs("ab\ncd\nef\n", 8) == ["ab\ncd\n", "ef\n"])
+        // A line longer than the limit is a run of its own, never cut.
+        #expect(runs("a\n0123456789\nb\n", 4) == ["a\n", "0123456789\n", "b\n"])
+        // A last line without its newline still comes out, whole.
+        #expect(runs("ab\ncdefgh", 4) == ["ab\n", "cdefgh"])
+        // Many log-sized lines: every run ends a line and fits, and together they are the input.
+        let lines = (0..<500).map { "2026-12-03T09:00:40.916Z 127.0.0.1 \"GET /v1/items/unread-\($0) HTTP/1.1\" 200 310 1us\n" }.joined()
+        let pieces = runs(lines, 4096)
+        #expect(pieces.joined() == lines)
+        #expect(pieces.allSatisfy { $0.hasSuffix("\n") && $0.utf8.count <= 4096 })
+        // And they are full: the next run's first line would not have fitted.
+        for (run, next) in zip(pieces, pieces.dropFirst()) {
+            let firstLine = next.utf8.prefix { $0 != UInt8(ascii: "\n") }.count + 1
+            #expect(run.utf8.count + firstLine > 4096)
+        }
+    }
+
     @Test("pieces between separators come out in order, empty ones included")
     func pieces() {
         func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {

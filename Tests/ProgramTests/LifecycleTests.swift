@@ -20,7 +20,7 @@ struct LifecycleTests {
         #expect(line.range(of: #" 200 \d+ \d+us id=trace-42$"#, options: .regularExpression) != nil)
     }
 
-    @Test("an access log nobody reads holds up no request: 3,000 answered while standard output is a full pipe, every line written once it is read")
+    @Test("an access log nobody reads holds up no request: 3,000 answered while standard output is a full pipe, every line written whole once it is read")
     func stalledAccessLogHoldsUpNothing() throws {
         let directory = try TemporaryDirectory("ratings-stalled-log")
         defer { directory.remove() }
@@ -34,18 +34,31 @@ struct LifecycleTests {
             answered += 1
         }
         #expect(answered == 3_000, "the server stopped answering after \(answered) requests: the pipe (64 KiB) holds about 600 log lines")
-        server.process.send(SIGTERM)
-        // Now read the log to its end: every request's line, none lost.
+        // Make a little room, so that the log's writer fills it and waits again in the middle of a
+        // write (and of a line); the drain's line, printed on SIGTERM, then waits for room beside it.
         var log: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        let first = read(server.output, &buffer, 16_384)
+        if first > 0 { log.append(contentsOf: buffer[0..<first]) }
+        usleep(50_000)
+        server.process.send(SIGTERM)
+        usleep(100_000)
+        // Now read the log to its end, a page at a time, so that the writer and that line meet
+        // at many cut points: every request's line, none lost.
         while true {
-            let count = read(server.output, &buffer, buffer.count)
+            let count = read(server.output, &buffer, 4_096)
             if count <= 0 { break }
             log.append(contentsOf: buffer[0..<count])
         }
         #expect(server.process.waitForExit(timeout: 10) == 0)
         let lines = String(decoding: log, as: UTF8.self).split(separator: "\n")
-        #expect(lines.filter { $0.contains("\"GET /v1/items/unread-") }.count == 3_000)
+        let accessLine = #"^\S+ \S+ "GET /v1/items/unread-\d HTTP/1\.1" 200 \d+ \d+us id=\S+$"#
+        let isAccessLine = lines.map { $0.range(of: accessLine, options: .regularExpression) != nil }
+        #expect(isAccessLine.filter { $0 }.count == 3_000)
+        // Whole, too: the drain's own line, printed while the log still waits for the pipe, goes
+        // between two access-log lines and never inside one.
+        let others = zip(lines, isAccessLine).filter { !$1 }.map { String($0.0) }
+        #expect(others.allSatisfy { ["received SIGTERM, draining", "stopped"].contains($0) }, "lines cut by another: \(others.prefix(4))")
         #expect(!server.process.stderr.contains("dropped"), "\(server.process.stderr)")
     }
 
