@@ -95,8 +95,8 @@ public enum ASCII {
         for slice in ByteSlices(bytes, separatedBy: separator) { try body(slice) }
     }
 
-    /// Calls `body` with consecutive pieces of `bytes`, together all of them in order, each
-    /// ending at a newline and at most `limit` bytes long, except a single line longer than
+    /// Calls `body` with consecutive pieces of `bytes`, which together are all of it in order,
+    /// each ending at a newline and at most `limit` bytes long, except a single line longer than
     /// `limit` (a piece of its own) and a last line without its newline. A pipe takes a write of
     /// at most `PIPE_BUF` bytes in one piece, so writing lines in such pieces keeps another
     /// writer's lines on the same pipe from landing inside one of them.
