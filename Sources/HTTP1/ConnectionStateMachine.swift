@@ -86,7 +86,7 @@ public struct ConnectionStateMachine: Sendable {
     /// The handler's response for the request in flight. `hasBufferedInput` says whether bytes of
     /// a later request are already waiting (they are answered even when the peer has closed its
     /// side or the server is draining).
-    public mutating func responseReady(_ response: HTTPResponse, hasBufferedInput: Bool, now: Double) -> Action {
+    public mutating func responseReady(_ response: consuming HTTPResponse, hasBufferedInput: Bool, now: Double) -> Action {
         guard case .handling(let includeBody, let clientKeepsAlive) = state else { return .none }
         // Requests that arrived before the peer closed its side, or before a drain, are answered.
         let noMoreRequests = (inputEnded || draining) && !hasBufferedInput

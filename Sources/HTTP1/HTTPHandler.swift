@@ -9,13 +9,14 @@ public struct HTTPHandler: Sendable {
     /// middleware can add a field on the way out without copying the fields already there.
     public typealias Respond = @Sendable (consuming HTTPResponse) -> Void
 
-    /// Answers a request.
-    public let handle: @Sendable (_ request: HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void
+    /// Answers a request, which it takes over (`consuming`): the handler keeps it without a copy,
+    /// which would retain each of its fields.
+    public let handle: @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void
     /// Told, on the connection's loop, of a request the server answered itself because it could
     /// not be read or did not arrive in time (the handler never saw it), for logs and metrics.
     public let refused: @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> Void
 
-    public init(handle: @escaping @Sendable (_ request: HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void,
+    public init(handle: @escaping @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void,
                 refused: @escaping @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> Void = { _, _ in }) {
         self.handle = handle
         self.refused = refused

@@ -17,9 +17,8 @@ public struct RequestTarget: Sendable {
         // Read from the bytes in one pass, which finds the `?`, counts the path's segments and
         // notes any escape: `?`, `/` and `%` are ASCII and the target is valid UTF-8. Cutting
         // through String indices (a Substring per part, each converted back) cost several times
-        // more on every request that has a query.
-        var target = target
-        let (count, escape, parts) = target.withUTF8 { bytes -> (Int, Bool, (path: String, items: [(name: String, value: String)])?) in
+        // more on every request that has a query. The bytes are borrowed, not copied out.
+        let (count, escape, parts) = target.withUTF8Bytes { bytes -> (Int, Bool, (path: String, items: [(name: String, value: String)])?) in
             var slashes = 0, escape = false
             for index in bytes.indices {
                 switch bytes[index] {
@@ -67,10 +66,11 @@ public struct RequestTarget: Sendable {
     /// its parameters nil.
     public func pathMatches(_ template: [[UInt8]?]) -> Bool {
         guard template.count == pathSegmentCount else { return false }
+        let mayEscape = pathHasEscape // the closure captures this alone: capturing self copied the target
         return withPathSegments { segments in
             for entry in template {
                 guard let segment = segments.next() else { return false }
-                if let literal = entry, !self.segment(segment, decodesTo: literal) { return false }
+                if let literal = entry, !Self.segment(segment, decodesTo: literal, mayEscape: mayEscape) { return false }
             }
             return true
         }
@@ -94,8 +94,8 @@ public struct RequestTarget: Sendable {
 
     /// Calls `body` with the path's segments; only for a path that has some.
     private func withPathSegments<Result>(_ body: (inout ByteSlices) -> Result) -> Result {
-        var path = rawPath
-        return path.withUTF8 { bytes in
+        // Borrowed in place: a copy of the path was a retain and a release.
+        rawPath.withUTF8Bytes { bytes in
             var segments = ByteSlices(UnsafeBufferPointer(rebasing: bytes.dropFirst()), separatedBy: UInt8(ascii: "/"))
             return body(&segments)
         }
@@ -103,8 +103,8 @@ public struct RequestTarget: Sendable {
 
     /// Whether `segment` decodes to exactly `literal`: compared byte for byte, unless it has an
     /// escape to decode first.
-    private func segment(_ segment: UnsafeBufferPointer<UInt8>, decodesTo literal: [UInt8]) -> Bool {
-        if pathHasEscape && segment.contains(UInt8(ascii: "%")) {
+    private static func segment(_ segment: UnsafeBufferPointer<UInt8>, decodesTo literal: [UInt8], mayEscape: Bool) -> Bool {
+        if mayEscape && segment.contains(UInt8(ascii: "%")) {
             return PercentDecoding.decode(segment).map { Array($0.utf8) == literal } ?? false
         }
         guard segment.count == literal.count else { return false }

@@ -58,7 +58,7 @@ final class Connection: EventSource, @unchecked Sendable {
             // Answers always continue once the handler has returned, never inside it.
             if loop.isCurrent {
                 guard let connection = mailbox.connection else { return }
-                connection.answer = response
+                connection.answer = consume response // moved, not copied: a copy retains its fields
                 loop.answerLater(connection)
             } else {
                 loop.execute { mailbox.connection?.responseArrived(response) }
@@ -118,7 +118,7 @@ final class Connection: EventSource, @unchecked Sendable {
             first = false
             let result: IOResult<Int>
             do {
-                result = try syscall("recv") { loop.scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+                result = try syscall("recv") { recv(fd, loop.scratch.baseAddress, loop.scratch.count, 0) }
             } catch {
                 // ECONNRESET and friends: the client vanished; nothing to log.
                 perform(machine.ioFailed(now: loop.now))
@@ -126,7 +126,7 @@ final class Connection: EventSource, @unchecked Sendable {
             }
             guard case .done(let count) = result else { break }
             if count == 0 { ended = true; break }
-            loop.scratch.withUnsafeBytes { input.append(contentsOf: $0[..<count]) }
+            input.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.scratch[..<count]))
             if count < loop.scratch.count { break }
         }
         advance()
@@ -148,8 +148,10 @@ final class Connection: EventSource, @unchecked Sendable {
 
     // MARK: Actions
 
-    private func perform(_ action: ConnectionStateMachine.Action) {
-        switch action {
+    /// Carries out `action`, taking it over: the request or response it holds moves on rather
+    /// than being copied (a retain for each of its fields, and a release when the copy ends).
+    private func perform(_ action: consuming ConnectionStateMachine.Action) {
+        switch consume action {
         case .none:
             break
         case .dispatch(let request):
@@ -176,12 +178,11 @@ final class Connection: EventSource, @unchecked Sendable {
 
     /// Writes the answer the handler gave on this thread (see `EventLoop.answerLater`).
     func writeAnswer() {
-        guard let response = answer else { return }
-        answer = nil
+        guard let response = answer.take() else { return }
         responseArrived(response)
     }
 
-    private func responseArrived(_ response: HTTPResponse) {
+    private func responseArrived(_ response: consuming HTTPResponse) {
         guard isOpen else { return } // the connection closed while the handler worked
         perform(machine.responseReady(response, hasBufferedInput: buffered > 0, now: loop.now))
         if isOpen { advance() }

@@ -47,8 +47,10 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     /// When draining, the moment every remaining connection is closed regardless.
     private var drainDeadline: Double?
 
-    /// A read buffer shared by every connection of this loop.
-    @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    /// A read buffer shared by every connection of this loop: raw memory, which `recv` borrows
+    /// without the retain and release an array's storage took on each read.
+    // Safe: allocated here and freed in `deinit`; only this loop's thread reads into it.
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// The monotonic clock at the start of this iteration, in seconds.
     private(set) var now = SystemClock.monotonicSeconds()
     /// The `Date` header value for this second.
@@ -82,6 +84,7 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     }
 
     deinit {
+        scratch.deallocate()
         close(wakeFD)
         close(epollFD)
     }

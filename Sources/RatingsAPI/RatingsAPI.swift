@@ -37,7 +37,7 @@ public final class RatingsAPI: Sendable {
 
     /// Answers one request through `respond`: at once when nothing has to wait, else later on
     /// the request's loop.
-    public func handle(_ request: HTTPRequest, _ environment: RequestEnvironment, respond: @escaping HTTPHandler.Respond) {
+    public func handle(_ request: consuming HTTPRequest, _ environment: RequestEnvironment, respond: @escaping HTTPHandler.Respond) {
         let target = RequestTarget(request.target)
         // A path whose escapes do not decode matches no route; `dispatch` says why.
         let routeIndex = target.pathDecodes ? router.match(target) : nil
@@ -64,9 +64,9 @@ public final class RatingsAPI: Sendable {
                 }
                 throw APIError.notFound(path: context.target.rawPath)
             }
-            let route = router.routes[index]
-            guard let endpoint = route.endpoint(for: context.request.method) else {
-                throw APIError.methodNotAllowed(method: context.request.method, allow: route.allow)
+            // Read in place: a copy of the route retained its pattern, endpoints and names.
+            guard let endpoint = router.routes[index].endpoint(for: context.request.method) else {
+                throw APIError.methodNotAllowed(method: context.request.method, allow: router.routes[index].allow)
             }
             try endpoint(self, context)
         } catch {
