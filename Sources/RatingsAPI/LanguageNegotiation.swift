@@ -2,8 +2,10 @@ import HTTP1
 import RatingsCore
 
 /// Chooses the language of a response: the `lang` query parameter when given, otherwise
-/// `Accept-Language`, otherwise the catalog's fallback (English).
-struct LanguageNegotiator: Sendable {
+/// `Accept-Language`, otherwise the catalog's fallback (English). A class, so a request reaches
+/// it through one reference: as a struct inside the services, each call retained and released
+/// its catalog's arrays.
+final class LanguageNegotiator: Sendable {
     private let catalog: LanguageCatalog
     /// The catalog's languages, in its order (the fallback first), ready for the wire.
     let wireLanguages: [WireLanguage]

@@ -52,13 +52,15 @@ final class RequestContext: @unchecked Sendable {
         var response = response
         seconds = services.clock.monotonicSeconds() - started
         middleware.response(self, &response)
-        deliver(response)
+        deliver(consume response) // moved: a copy retained the fields and body the delivery takes
     }
 
     /// The value of the path parameter `name` (percent-decoded), or "" when the route has none.
     /// Made only when asked for: the route matched without making text of the path.
     func parameter(_ name: String) -> String {
-        pattern?.position(of: name).flatMap(target.pathSegment(at:)) ?? ""
+        // A direct call: `flatMap(target.pathSegment(at:))` copied the target into a closure.
+        guard let position = pattern?.position(of: name) else { return "" }
+        return target.pathSegment(at: position) ?? ""
     }
 
     /// The language of the response: `lang`, else `Accept-Language`, else the fallback.
