@@ -30,7 +30,7 @@ let package = Package(
         // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a, byte buffers.
         .target(name: "ASCIIKit", swiftSettings: strict),
         // A lock ThreadSanitizer can see (pthread mutex), shared by the modules that lock.
-        .target(name: "Locking", swiftSettings: strict),
+        .target(name: "Locking", dependencies: ["CLinux"], swiftSettings: strict),
         // Pure: JSON reading (strict parser, exact numbers) and writing (escaping, compact writer).
         .target(name: "JSON", dependencies: ["ASCIIKit"], swiftSettings: strict),
         // Pure: rating math, display and its languages, identifiers, domain errors, the storage

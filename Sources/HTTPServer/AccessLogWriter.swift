@@ -41,7 +41,7 @@ final class AccessLogWriter: Sendable {
         var status = stat()
         writesWholeLines = fstat(fd, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
         self.errorLog = errorLog
-        let started = try JoinableThread.start { [self] in run() }
+        let started = try JoinableThread.start(name: "access-log") { [self] in run() }
         thread.withLock { $0 = started }
     }
 

@@ -68,7 +68,9 @@ public final class HTTPServer: Sendable {
                     try Acceptor(socket: socket, loop: loop, shared: shared).start()
                     loops.append(loop)
                 }
-                for loop in loops { threads.append(try JoinableThread.start { loop.run() }) }
+                for (index, loop) in loops.enumerated() {
+                    threads.append(try JoinableThread.start(name: "loop-\(index + 1)") { loop.run() })
+                }
             } catch {
                 for loop in loops.prefix(threads.count) { loop.stop() }
                 for thread in threads { _ = thread.join() }

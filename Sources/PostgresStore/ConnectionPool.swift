@@ -22,9 +22,9 @@ final class ConnectionPool: Sendable {
 
     init(_ configuration: PostgresConfiguration) throws {
         self.configuration = configuration
-        for _ in 0..<max(1, configuration.poolSize) {
+        for index in 0..<max(1, configuration.poolSize) {
             do {
-                let worker = try JoinableThread.start { [self] in work() }
+                let worker = try JoinableThread.start(name: "postgres-\(index + 1)") { [self] in work() }
                 workers.withLock { $0.append(worker) }
             } catch {
                 close()

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("The running server: access log, drain on SIGTERM, durability across SIGKILL", .serialized)
+@Suite("The running server: access log, thread names, drain on SIGTERM, durability across SIGKILL", .serialized)
 struct LifecycleTests {
     @Test("one access-log line per request on stdout, with method, path, status, bytes, duration and request id")
     func accessLog() throws {
@@ -18,6 +18,23 @@ struct LifecycleTests {
         let line = server.stdout.split(separator: "\n").first { $0.contains("id=trace-42") } ?? ""
         #expect(line.contains("\"GET /v1/items/logged HTTP/1.1\" 200 "))
         #expect(line.range(of: #" 200 \d+ \d+us id=trace-42$"#, options: .regularExpression) != nil)
+    }
+
+    @Test("the server's threads carry names an operator can tell apart: loop-1 and on for the event loops, access-log for its writer")
+    func threadNames() throws {
+        let directory = try TemporaryDirectory("ratings-threads")
+        defer { directory.remove() }
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")])
+        defer { server.stop() }
+        _ = try #require(server.waitForPort())
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .newlines) }
+        #expect(names.contains("loop-1"), "threads: \(names)")
+        #expect(names.contains("access-log"), "threads: \(names)")
+        // Numbered from 1 without a gap: `loop-N` for each of the N loops.
+        let loops = names.filter { $0.hasPrefix("loop-") }.sorted()
+        #expect(loops == (1...max(1, loops.count)).map { "loop-\($0)" }.sorted(), "threads: \(names)")
     }
 
     @Test("an access log nobody reads holds up no request: 3,000 answered while standard output is a full pipe, every line written whole once it is read")
