@@ -150,7 +150,8 @@ def summarize(name, results):
         log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
-    keys = ("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
+    keys = (("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
+            + (("loops_us",) if "loops_us" in results[0] else ()))
     median = {key: statistics.median(r[key] for r in results) for key in keys}
     if any(r.get("rss_mib") for r in results):
         median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
@@ -195,10 +196,34 @@ def cpu_seconds(*pids):
     user = system = 0
     for pid in pids:
         with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        user, system = user + int(fields[11]), system + int(fields[12]) # utime, stime (man 5 proc)
+            thread_user, thread_system = stat_times(stat.read())
+        user, system = user + thread_user, system + thread_system
     ticks = os.sysconf("SC_CLK_TCK")
     return user / ticks, system / ticks
+
+
+def loop_cpu_seconds(*pids):
+    """The CPU time, user and kernel together, that the processes' threads named `loop-N` (the
+    server's event loops) have used so far, in seconds; None when there are none (nginx). The
+    loops live as long as the server, so none of their time leaves with an ended thread."""
+    total, found = 0, False
+    for pid in pids:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/stat") as stat:
+                    text = stat.read()
+            except FileNotFoundError: # a thread that ended meanwhile
+                continue
+            if re.fullmatch(r"loop-\d+", text.split("(", 1)[1].rsplit(")", 1)[0]):
+                found = True
+                total += sum(stat_times(text))
+    return total / os.sysconf("SC_CLK_TCK") if found else None
+
+
+def stat_times(text):
+    """utime and stime, in clock ticks, from a `/proc/.../stat` line (man 5 proc)."""
+    fields = text.rsplit(")", 1)[1].split()
+    return int(fields[11]), int(fields[12])
 
 
 def machine_ticks():
@@ -230,6 +255,7 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
     hypervisor's steal over the run (`steal_pct`)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
+    loops_before = loop_cpu_seconds(*cpu_pids) if cpu_pids else None
     steal = StealMeter()
     result = wrk(url, connections, seconds, script, run)
     result["steal_pct"] = steal.percent()
@@ -238,6 +264,8 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
         requests = max(1, result["requests"])
         result["user_us"] = round((after[0] - before[0]) * 1e6 / requests, 2)
         result["system_us"] = round((after[1] - before[1]) * 1e6 / requests, 2)
+        if loops_before is not None:
+            result["loops_us"] = round((loop_cpu_seconds(*cpu_pids) - loops_before) * 1e6 / requests, 2)
     if sampler:
         result["rss_mib"] = round(sampler.stop() / 1024, 1)
     return result

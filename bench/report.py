@@ -269,6 +269,22 @@ def write_floor(report):
             "time (rate times CPU per `PUT`), the rest waiting for WAL syncs."]
 
 
+def put_split(report):
+    """One sentence: the `PUT`'s CPU time split between the server's event loops (HTTP, JSON,
+    answers) and its other threads (the SQLite writer most of all), each beside what it would be
+    compared with: a summary `GET`'s loop time and the reference's rating. Absent from results
+    older than the field."""
+    reads, writes = report["reads"], report["writes"]
+    if "loops_us" not in writes["put_rating"] or "loops_us" not in reads["get_summary"]:
+        return []
+    put, loops = cpu_us(writes["put_rating"]), writes["put_rating"]["loops_us"]
+    ceiling = cpu_us(writes["sqlite_ceiling_cpu_us"])
+    return ["", f"Of the `PUT`'s {put:.1f} µs, the event loops (threads `loop-N`: the request, its JSON, the answer) "
+            f"took {loops:.1f} µs, where a summary `GET` took {reads['get_summary']['loops_us']:.1f} µs of them, and the "
+            f"server's other threads (the SQLite writer, the checkpointer, the access log) {put - loops:.1f} µs, where the "
+            f"reference took {ceiling:.1f} µs for its rating."]
+
+
 def write_stalls(report):
     """One sentence for the README: what the `PUT`'s p99 counts, and the disk's own stalls, seen in
     the C reference's commits. Absent from results older than the field."""
@@ -287,7 +303,7 @@ def write_stalls(report):
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
     return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
-                     + cpu_ratios(report) + write_floor(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
+                     + cpu_ratios(report) + write_floor(report) + put_split(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
@@ -322,7 +338,7 @@ def render(report):
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
     lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
-    lines += cpu_per_request(reads, writes) + write_floor(report) + write_stalls(report)
+    lines += cpu_per_request(reads, writes) + write_floor(report) + put_split(report) + write_stalls(report)
 
     idle = report["idle_1000"]
     lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
