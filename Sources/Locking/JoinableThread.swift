@@ -11,10 +11,10 @@ public final class JoinableThread: Sendable {
     private init(thread: pthread_t) { self.thread = thread }
 
     /// The longest name Linux keeps for a thread, in bytes (16 with the terminating zero).
-    public static let maxNameBytes = 15
+    private static let maxNameBytes = 15
 
-    /// Runs `body` on a new thread called `name` (cut to `maxNameBytes`); throws the errno of a
-    /// failed `pthread_create`.
+    /// Runs `body` on a new thread called `name` (cut to the 15 bytes Linux keeps); throws the
+    /// errno of a failed `pthread_create`.
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> JoinableThread {
         // Cut here: Linux refuses a longer name (ERANGE), and the thread would keep the process's.
         let name = name.utf8.prefix(maxNameBytes).map { CChar(bitPattern: $0) } + [0]
