@@ -41,15 +41,42 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     public func take() -> Item? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while head == items.count && !closed { pthread_cond_wait(condition, mutex) }
-        guard head < items.count else { return nil }
+        guard waitForItems() else { return nil }
         let item = items[head]
-        head += 1
+        removeItems(before: head + 1)
+        return item
+    }
+
+    /// Up to `limit` of the oldest items, waiting for one; empty once the queue is closed and
+    /// empty. `beforeTaking` runs without the lock once items are waiting, so a taker can let the
+    /// threads putting items add more to the same batch first.
+    public func take(upTo limit: Int, beforeTaking: () -> Void) -> [Item] {
+        pthread_mutex_lock(mutex)
+        let waiting = waitForItems()
+        pthread_mutex_unlock(mutex)
+        guard waiting else { return [] }
+        beforeTaking()
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        let end = min(items.count, head + limit)
+        let batch = Array(items[head..<end])
+        removeItems(before: end)
+        return batch
+    }
+
+    /// With `mutex` held: waits until an item is there or the queue is closed; whether one is.
+    private func waitForItems() -> Bool {
+        while head == items.count && !closed { pthread_cond_wait(condition, mutex) }
+        return head < items.count
+    }
+
+    /// With `mutex` held: drops the items before `end`, reusing the storage once all are taken.
+    private func removeItems(before end: Int) {
+        head = end
         if head == items.count {
             items.removeAll(keepingCapacity: true)
             head = 0
         }
-        return item
     }
 
     /// Items waiting now.
