@@ -19,7 +19,7 @@ protocol EventSource: AnyObject {
 /// thread queues with `executeLocally`, which costs neither a lock nor a system call.
 // Safe: all stored state except `remoteTasks` (behind a lock) and the descriptors is confined to
 // the loop thread; `threadID` is written once, before the loop runs.
-final class EventLoop: RequestLoop, @unchecked Sendable {
+final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     /// How often deadlines are checked, in milliseconds.
     static let tickMilliseconds: Int32 = 200
     private static let maxEvents = 256
@@ -94,13 +94,19 @@ final class EventLoop: RequestLoop, @unchecked Sendable {
     var isCurrent: Bool { pthread_equal(pthread_self(), threadID) != 0 }
 
     func execute(_ task: @escaping @Sendable () -> Void) {
-        // Only the first task of a batch wakes the loop: it takes every queued task at once, so
-        // a writer delivering a group commit's results costs one wake-up, not one per result.
+        // Only the first task of a batch wakes the loop: it takes every queued task at once. A
+        // thread handing out many (the SQLite writer, a commit's results) defers that wake-up
+        // until it has handed out the last (`DeferredWakeups`), so the loop does not take them
+        // one at a time.
         let wake = remoteTasks.withLock { queued in
             queued.append(task)
             return queued.count == 1
         }
-        guard wake else { return }
+        if wake { DeferredWakeups.wake(self) }
+    }
+
+    /// Wakes the loop's thread from `epoll_wait`. Safe from any thread.
+    func wake() {
         var one: UInt64 = 1
         // A full eventfd counter (EAGAIN) still wakes the loop; nothing else can fail here.
         _ = try? syscall("write(eventfd)") { write(wakeFD, &one, 8) }

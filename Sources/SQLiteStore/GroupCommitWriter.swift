@@ -1,74 +1,119 @@
-import Glibc
+internal import CSQLite
 import Dispatch
+import Glibc
 import Locking
 
 /// The single writer. Writes that arrive while a transaction commits wait together and are
 /// committed by the next transaction, so many concurrent writers share one WAL sync instead of
 /// paying one each (group commit). Every job learns its result only after its COMMIT returned.
+///
+/// The writer has a thread of its own, `sqlite-writer`, so `top -H`, `ps -T` and `perf` show the
+/// time writes take apart from the readers' and the checkpointer's (Dispatch's threads).
 final class GroupCommitWriter: Sendable {
     /// The most writes one transaction takes, so one batch cannot hold the lock for long.
     static let maxBatch = 512
 
-    private struct Pending {
-        var jobs: [any WriteJob] = []
-        var draining = false
+    /// What the writer's thread takes from its queue, in order.
+    private enum Work: Sendable {
+        case write(any WriteJob)
+        /// Runs on the writer's thread once every write queued before it has committed or failed.
+        case barrier(@Sendable (WriteSession) -> Void)
     }
 
-    private let queue = DispatchQueue(label: "ratings.sqlite.writer", qos: .userInitiated)
-    private let pending = Locked(Pending())
-    // Safe: the session is touched only by blocks running on `queue`, which is serial.
-    private nonisolated(unsafe) let session: WriteSession
+    private let queue: WorkQueue<Work>
+    private let thread: JoinableThread
 
-    private let cache: SummaryCache
-
-    init(session: WriteSession, cache: SummaryCache) {
-        self.session = session
-        self.cache = cache
-    }
-
-    /// Queues a write; the job's completion runs on the writer queue after its commit.
-    func enqueue(_ job: any WriteJob) {
-        let startDrain = pending.withLock { state in
-            state.jobs.append(job)
-            if state.draining { return false }
-            state.draining = true
-            return true
+    init(session: WriteSession, cache: SummaryCache) throws(ThreadStartError) {
+        // The thread holds the queue, the session and the cache, not the writer, so dropping the
+        // writer ends the thread (deinit).
+        let queue = WorkQueue<Work>()
+        self.queue = queue
+        // Safe: from here on only the writer's thread touches the session.
+        nonisolated(unsafe) let session = session
+        thread = try JoinableThread.start(name: "sqlite-writer") {
+            Self.run(queue, session: session, cache: cache)
         }
-        if startDrain { queue.async { self.drain() } }
+    }
+
+    deinit {
+        queue.close()
+        // The only join. Fails with EDEADLK, harmlessly, when the last reference went on the
+        // writer's own thread (a completion holding the store): it ends by itself, the queue closed.
+        _ = thread.join()
+    }
+
+    /// Queues a write; the job's completion runs on the writer's thread after its commit.
+    func enqueue(_ job: any WriteJob) {
+        if !queue.put(.write(job)) {
+            job.finish(failure: SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped"))
+        }
     }
 
     /// Waits until every write queued so far has been committed or failed.
-    func flush() { queue.sync {} }
-
-    /// Waits for the writes queued so far, then empties the WAL into the database file.
-    func flushAndEmptyWAL() throws(SQLiteError) {
-        try queue.sync { Result { () throws(SQLiteError) in try session.emptyWAL() } }.get()
+    func flush() {
+        runAfterQueuedWrites { _ in }
     }
 
-    private func drain() {
+    /// Waits for the writes queued so far and empties the WAL into the database file; writes
+    /// queued after that fail at once, and the writer's thread ends.
+    func stop() throws(SQLiteError) {
+        let outcome = Locked<Result<Void, SQLiteError>>(.success(()))
+        runAfterQueuedWrites { session in
+            let result = Result { () throws(SQLiteError) in try session.emptyWAL() }
+            outcome.withLock { $0 = result }
+        }
+        queue.close()
+        try outcome.withLock { $0 }.get()
+    }
+
+    /// Runs `body` on the writer's thread after the writes queued so far, and waits for it; at
+    /// once, without running it, when the writer has stopped.
+    private func runAfterQueuedWrites(_ body: @escaping @Sendable (WriteSession) -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        guard queue.put(.barrier({ session in body(session); done.signal() })) else { return }
+        done.wait()
+    }
+
+    private static func run(_ queue: WorkQueue<Work>, session: WriteSession, cache: SummaryCache) {
+        var writes: [any WriteJob] = []
         while true {
             // Let the event loops finish the turn they are in first: on a busy machine they are
             // still reading writes that belong in this transaction, and one commit (one sync)
             // should take them all rather than the first few. Returns at once when they are idle.
-            sched_yield()
-            let batch: [any WriteJob] = pending.withLock { state in
-                let batch = Array(state.jobs.prefix(GroupCommitWriter.maxBatch))
-                state.jobs.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
+            let batch = queue.take(upTo: maxBatch, beforeTaking: { sched_yield() })
             if batch.isEmpty { return }
-            commit(batch)
+            for work in batch {
+                switch work {
+                case .write(let job):
+                    writes.append(job)
+                case .barrier(let body):
+                    commit(writes, session: session, cache: cache)
+                    writes.removeAll(keepingCapacity: true)
+                    body(session)
+                }
+            }
+            commit(writes, session: session, cache: cache)
+            writes.removeAll(keepingCapacity: true)
         }
     }
 
-    private func commit(_ batch: [any WriteJob]) {
+    private static func commit(_ batch: [any WriteJob], session: WriteSession, cache: SummaryCache) {
+        guard !batch.isEmpty else { return }
+        let failure = commitOrRollBack(batch, session: session, cache: cache)
+        // Every result is handed out before any event loop is woken, so each loop wakes once
+        // and takes its share of the batch at once.
+        DeferredWakeups.deferring {
+            batch.forEach { $0.finish(failure: failure) }
+        }
+    }
+
+    /// Runs the batch in one transaction; nil once it committed, else why it did not.
+    private static func commitOrRollBack(_ batch: [any WriteJob], session: WriteSession, cache: SummaryCache) -> SQLiteError? {
         let transaction = session.transaction
         do {
             try transaction.beginTransaction()
         } catch {
-            batch.forEach { $0.finish(failure: error) }
-            return
+            return error
         }
         do {
             for job in batch { try job.execute(in: session) }
@@ -76,12 +121,11 @@ final class GroupCommitWriter: Sendable {
         } catch {
             try? transaction.rollbackTransaction()
             cache.forget(session.takeChangedRows().keys)
-            batch.forEach { $0.finish(failure: error) }
-            return
+            return error
         }
         // The cache learns the committed rows before any write is acknowledged, so a read that
         // follows an acknowledgement sees the write.
         cache.committed(session.takeChangedRows())
-        batch.forEach { $0.finish(failure: nil) }
+        return nil
     }
 }

@@ -42,7 +42,7 @@ public final class SQLiteRatingStore: RatingStore {
         cursorSecret = try SettingsSetup(connection: connection, ranking: configuration.ranking).run()
         let cache = SummaryCache(capacity: configuration.claimsFile ? configuration.cachedItems : 0)
         self.cache = configuration.claimsFile && configuration.cachedItems > 0 ? cache : nil
-        writer = GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking), cache: cache)
+        writer = try GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking), cache: cache)
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
@@ -156,10 +156,10 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// For a clean stop, once nothing writes any more: waits for the queued writes, ends the
     /// background checkpoints and empties the WAL into the database file, so that the file alone
-    /// (a copy without its `-wal`, say) holds every write. When this fails nothing is lost:
-    /// SQLite applies the WAL when the file is next opened.
+    /// (a copy without its `-wal`, say) holds every write; a write after it fails. When this
+    /// fails nothing is lost: SQLite applies the WAL when the file is next opened.
     public func stop() throws(SQLiteError) {
         checkpointer.stop()
-        try writer.flushAndEmptyWAL()
+        try writer.stop()
     }
 }

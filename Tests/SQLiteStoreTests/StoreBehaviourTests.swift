@@ -29,4 +29,25 @@ struct StoreBehaviourTests {
                                                            stars: 3, defaultScale: five, nowMilliseconds: 1))
         #expect(outcome.created)
     }
+
+    @Test("a clean stop keeps every write acknowledged before it, and a write after it fails at once, saying the store has stopped")
+    func writeAfterStopFails() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("db.sqlite")
+        let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+        let rating = { (rater: String) in
+            SubmitRequest(item: ItemID(stored: "a"), rater: RaterID(stored: rater), stars: 4, defaultScale: five, nowMilliseconds: 1)
+        }
+        _ = try await store.submit(rating("before"))
+        try store.stop()
+        do {
+            _ = try await store.submit(rating("after"))
+            Issue.record("a write after the stop was accepted")
+        } catch let error as SQLiteError {
+            #expect(error.message == "the store has stopped")
+        }
+        let reopened = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
+        #expect(try await reopened.summary(of: ItemID(stored: "a"), defaultScale: five).count == 1)
+    }
 }
