@@ -151,7 +151,7 @@ def summarize(name, results):
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
     keys = (("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
-            + (("loops_us",) if "loops_us" in results[0] else ()))
+            + tuple(field for field in NAMED_THREADS if field in results[0]))
     median = {key: statistics.median(r[key] for r in results) for key in keys}
     if any(r.get("rss_mib") for r in results):
         median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
@@ -202,10 +202,11 @@ def cpu_seconds(*pids):
     return user / ticks, system / ticks
 
 
-def loop_cpu_seconds(*pids):
-    """The CPU time, user and kernel together, that the processes' threads named `loop-N` (the
-    server's event loops) have used so far, in seconds; None when there are none (nginx). The
-    loops live as long as the server, so none of their time leaves with an ended thread."""
+def named_cpu_seconds(pattern, *pids):
+    """The CPU time, user and kernel together, that the processes' threads whose name matches
+    `pattern` have used so far, in seconds; None when there are none (nginx). The server's loops
+    (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server, so none of their
+    time leaves with an ended thread."""
     total, found = 0, False
     for pid in pids:
         for task in os.listdir(f"/proc/{pid}/task"):
@@ -214,10 +215,14 @@ def loop_cpu_seconds(*pids):
                     text = stat.read()
             except FileNotFoundError: # a thread that ended meanwhile
                 continue
-            if re.fullmatch(r"loop-\d+", text.split("(", 1)[1].rsplit(")", 1)[0]):
+            if re.fullmatch(pattern, text.split("(", 1)[1].rsplit(")", 1)[0]):
                 found = True
                 total += sum(stat_times(text))
     return total / os.sysconf("SC_CLK_TCK") if found else None
+
+
+# The threads measure_once times on their own, by the field each goes into.
+NAMED_THREADS = {"loops_us": r"loop-\d+", "writer_us": "sqlite-writer"}
 
 
 def stat_times(text):
@@ -255,7 +260,7 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
     hypervisor's steal over the run (`steal_pct`)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
-    loops_before = loop_cpu_seconds(*cpu_pids) if cpu_pids else None
+    named_before = {field: named_cpu_seconds(pattern, *cpu_pids) for field, pattern in NAMED_THREADS.items()} if cpu_pids else {}
     steal = StealMeter()
     result = wrk(url, connections, seconds, script, run)
     result["steal_pct"] = steal.percent()
@@ -264,8 +269,9 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
         requests = max(1, result["requests"])
         result["user_us"] = round((after[0] - before[0]) * 1e6 / requests, 2)
         result["system_us"] = round((after[1] - before[1]) * 1e6 / requests, 2)
-        if loops_before is not None:
-            result["loops_us"] = round((loop_cpu_seconds(*cpu_pids) - loops_before) * 1e6 / requests, 2)
+        for field, seconds_before in named_before.items():
+            if seconds_before is not None:
+                result[field] = round((named_cpu_seconds(NAMED_THREADS[field], *cpu_pids) - seconds_before) * 1e6 / requests, 2)
     if sampler:
         result["rss_mib"] = round(sampler.stop() / 1024, 1)
     return result

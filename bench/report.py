@@ -271,18 +271,24 @@ def write_floor(report):
 
 def put_split(report):
     """One sentence: the `PUT`'s CPU time split between the server's event loops (HTTP, JSON,
-    answers) and its other threads (the SQLite writer most of all), each beside what it would be
-    compared with: a summary `GET`'s loop time and the reference's rating. Absent from results
-    older than the field."""
+    answers), its SQLite writer and its other threads, each beside what it would be compared
+    with: a summary `GET`'s loop time and the reference's rating. Absent from results older than
+    the loops' field; results older than the writer's thread lump the writer with the rest."""
     reads, writes = report["reads"], report["writes"]
     if "loops_us" not in writes["put_rating"] or "loops_us" not in reads["get_summary"]:
         return []
     put, loops = cpu_us(writes["put_rating"]), writes["put_rating"]["loops_us"]
     ceiling = cpu_us(writes["sqlite_ceiling_cpu_us"])
-    return ["", f"Of the `PUT`'s {put:.1f} µs, the event loops (threads `loop-N`: the request, its JSON, the answer) "
-            f"took {loops:.1f} µs, where a summary `GET` took {reads['get_summary']['loops_us']:.1f} µs of them, and the "
-            f"server's other threads (the SQLite writer, the checkpointer, the access log) {put - loops:.1f} µs, where the "
-            f"reference took {ceiling:.1f} µs for its rating."]
+    sentence = (f"Of the `PUT`'s {put:.1f} µs, the event loops (threads `loop-N`: the request, its JSON, the answer) "
+                f"took {loops:.1f} µs, where a summary `GET` took {reads['get_summary']['loops_us']:.1f} µs of them, ")
+    if "writer_us" in writes["put_rating"]:
+        writer = writes["put_rating"]["writer_us"]
+        sentence += (f"the SQLite writer (thread `sqlite-writer`) {writer:.1f} µs, where the reference took {ceiling:.1f} µs "
+                     f"for its rating, and the server's other threads (the checkpointer, the access log) {put - loops - writer:.1f} µs.")
+    else:
+        sentence += (f"and the server's other threads (the SQLite writer, the checkpointer, the access log) {put - loops:.1f} µs, "
+                     f"where the reference took {ceiling:.1f} µs for its rating.")
+    return ["", sentence]
 
 
 def write_stalls(report):
