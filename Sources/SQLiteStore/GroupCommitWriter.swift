@@ -42,7 +42,9 @@ final class GroupCommitWriter: Sendable {
         _ = thread.join()
     }
 
-    /// Queues a write; the job's completion runs on the writer's thread after its commit.
+    /// Queues a write; the job's completion runs on the writer's thread after its commit. It must
+    /// hand its result on rather than wait for an event loop: the loops are woken only once every
+    /// completion of the commit has run.
     func enqueue(_ job: any WriteJob) {
         if !queue.put(.write(job)) {
             job.finish(failure: SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped"))
