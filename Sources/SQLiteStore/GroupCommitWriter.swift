@@ -21,7 +21,8 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let queue: WorkQueue<Work>
-    private let thread: JoinableThread
+    /// Until joined, by `stop` or else by deinit: a thread is joined once.
+    private let thread: Locked<JoinableThread?>
 
     init(session: WriteSession, cache: SummaryCache) throws(ThreadStartError) {
         // The thread holds the queue, the session and the cache, not the writer, so dropping the
@@ -30,16 +31,14 @@ final class GroupCommitWriter: Sendable {
         self.queue = queue
         // Safe: from here on only the writer's thread touches the session.
         nonisolated(unsafe) let session = session
-        thread = try JoinableThread.start(name: "sqlite-writer") {
+        thread = Locked(try JoinableThread.start(name: "sqlite-writer") {
             Self.run(queue, session: session, cache: cache)
-        }
+        })
     }
 
     deinit {
         queue.close()
-        // The only join. Fails with EDEADLK, harmlessly, when the last reference went on the
-        // writer's own thread (a completion holding the store): it ends by itself, the queue closed.
-        _ = thread.join()
+        joinThread()
     }
 
     /// Queues a write; the job's completion runs on the writer's thread after its commit. It must
@@ -65,7 +64,20 @@ final class GroupCommitWriter: Sendable {
             outcome.withLock { $0 = result }
         }
         queue.close()
+        // Once joined, the thread has let go of the session and its connection: nothing of the
+        // writer runs on while the process goes on to exit.
+        joinThread()
         try outcome.withLock { $0 }.get()
+    }
+
+    /// Waits for the writer's thread to end, the first time only. Fails with EDEADLK, harmlessly,
+    /// when the last reference went on that thread itself (a completion holding the store): it
+    /// ends by itself once it returns there, the queue being closed.
+    private func joinThread() {
+        _ = thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }?.join()
     }
 
     /// Runs `body` on the writer's thread after the writes queued so far, and waits for it; at
