@@ -23,7 +23,7 @@ profile() { # profile NAME URL [SCRIPT]
         | grep '%' | swift demangle --simplified | cut -c1-140
     echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime):"
     perf report -i "$work/$1.data" --no-children --sort dso -g none --percent-limit 0.5 2>/dev/null | grep '%'
-    echo "-- $1 by thread (the loops are loop-N, the SQLite writer a Dispatch worker, -qos.overcommit),"
+    echo "-- $1 by thread (the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
     echo "   and the system calls that took over 1 % (with what they called):"
     perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | grep '%'
     perf report -i "$work/$1.data" --children --sort comm,symbol -g none --percent-limit 1 2>/dev/null \
