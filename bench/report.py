@@ -190,11 +190,13 @@ def round_ratios(report):
     reads, writes = report["reads"], report["writes"]
     if "runs" not in reads["nginx"]:
         return []
-    def ratios(runs, references):
-        return ", ".join(f"{ratio:.2f}×" for ratio in ratios_by_round(runs, references))
+    def ratios(runs, references, key="rps"):
+        return ", ".join(f"{ratio:.2f}×" for ratio in ratios_by_round(runs, references, key))
     nginx, single = reads["nginx"]["runs"], reads["get_summary"]["runs"]
     return ["", "Round by round (each ratio between runs a minute apart): summary `GET` ÷ nginx "
-            f"{ratios(single, nginx)}; `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
+            f"{ratios(single, nginx)}, its p99 ÷ nginx's {ratios(single, nginx, 'p99_ms')} ("
+            + ", ".join(f"{run['p99_ms']:.2f} against {reference['p99_ms']:.2f} ms" for run, reference in zip(single, nginx))
+            + f"); `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
             f"batch ÷ single `GET` {ratios(reads['get_batch_20']['runs'], single)}; `PUT` ÷ SQLite from C "
             f"{ratios(writes['put_rating']['runs'], ceiling_runs(writes))}."]
 
