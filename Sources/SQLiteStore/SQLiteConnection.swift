@@ -1,7 +1,7 @@
 internal import CSQLite
 
 /// Owns one `sqlite3*` handle. Not thread-safe by itself: each owner confines its connection to
-/// one thread at a time (the writer queue, or one reader borrowing from the pool).
+/// one thread at a time (the writer's thread, or one reader borrowing from the pool).
 final class SQLiteConnection {
     // Safe: created by sqlite3_open_v2 in init, closed only in deinit.
     let handle: OpaquePointer

@@ -9,7 +9,7 @@ protocol WriteJob: AnyObject, Sendable {
 }
 
 /// A write whose result is of type `Outcome`.
-// Safe: `result` is written by `execute` and read by `finish`, both on the writer queue only.
+// Safe: `result` is written by `execute` and read by `finish`, both on the writer's thread only.
 final class TypedWriteJob<Outcome: Sendable>: WriteJob, @unchecked Sendable {
     private let body: @Sendable (WriteSession) throws -> Outcome
     private let completion: @Sendable (Result<Outcome, any Error>) -> Void

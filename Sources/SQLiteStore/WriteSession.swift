@@ -2,7 +2,7 @@ internal import CSQLite
 import RatingsCore
 
 /// The writer's statements (which keep its connection open) and the rules of each write as SQL
-/// steps. Used only on the writer's queue, always inside a transaction the writer opened (but for
+/// steps. Used only on the writer's thread, always inside a transaction the writer opened (but for
 /// the checkpoint that empties the WAL when the service stops).
 final class WriteSession {
     /// The writer's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`.
