@@ -6,10 +6,16 @@ import RatingsCore
 /// the disk, so it never runs on the caller's. Idle connections are kept for reuse; the pool grows
 /// when every connection is busy and keeps at most `maxIdle` of them afterwards.
 final class ReaderPool: Sendable {
+    private struct Idle {
+        var connections: [ReadConnection] = []
+        /// Set by `close`: connections are closed after each read instead of kept.
+        var closed = false
+    }
+
     private let path: String
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
-    private let idle = Locked<[ReadConnection]>([])
+    private let idle = Locked(Idle())
     private let queue = DispatchQueue(label: "ratings.sqlite.readers", qos: .userInitiated, attributes: .concurrent)
 
     init(path: String, busyTimeoutMilliseconds: Int32, maxIdle: Int) {
@@ -25,13 +31,25 @@ final class ReaderPool: Sendable {
 
     /// Lends a connection to `body` and takes it back afterwards.
     func withReader<T>(_ body: (ReadConnection) throws -> T) throws -> T {
-        let reader = try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let reader = try idle.withLock { $0.connections.popLast() } ?? ReadConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer {
-            idle.withLock { connections in
-                if connections.count < maxIdle { connections.append(reader) }
+            idle.withLock { idle in
+                if !idle.closed && idle.connections.count < maxIdle { idle.connections.append(reader) }
             }
         }
         return try body(reader)
+    }
+
+    /// Closes the idle connections, and from now on each connection once its read ends: at a
+    /// clean stop, so that the writer's connection is the file's last and SQLite, closing it,
+    /// removes the `-wal` and `-shm` files. Reads still work, each on a connection of its own.
+    func close() {
+        let closing = idle.withLock { idle in
+            idle.closed = true
+            defer { idle.connections = [] }
+            return idle.connections
+        }
+        _ = consume closing // closed here, outside the lock: a close may wait on the disk
     }
 }
 

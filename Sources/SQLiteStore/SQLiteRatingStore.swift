@@ -156,10 +156,13 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// For a clean stop, once nothing writes any more: waits for the queued writes, ends the
     /// background checkpoints and empties the WAL into the database file, so that the file alone
-    /// (a copy without its `-wal`, say) holds every write; a write after it fails. When this
-    /// fails nothing is lost: SQLite applies the WAL when the file is next opened.
+    /// (a copy without its `-wal`, say) holds every write; a write after it fails. The checkpointer's
+    /// and the idle readers' connections close first, so that the writer's is the file's last and
+    /// SQLite removes the `-wal` and `-shm` files as it closes. When this fails nothing is lost:
+    /// SQLite applies the WAL when the file is next opened.
     public func stop() throws(SQLiteError) {
         checkpointer.stop()
+        readers.close()
         try writer.stop()
     }
 }

@@ -2,6 +2,7 @@ import RatingsCore
 @testable import SQLiteStore
 import TestSupport
 import Dispatch
+import Foundation
 import Testing
 
 /// Another process's lock, stood in for by a second connection.
@@ -49,5 +50,29 @@ struct StoreBehaviourTests {
         }
         let reopened = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
         #expect(try await reopened.summary(of: ItemID(stored: "a"), defaultScale: five).count == 1)
+    }
+
+    @Test("a clean stop closes every connection of the store, the readers' and the checkpointer's too, so SQLite removes the -wal and -shm files")
+    func stopRemovesTheWALFiles() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("db.sqlite")
+        var configuration = SQLiteStoreConfiguration(path: path)
+        configuration.checkpointIntervalMilliseconds = 10
+        let store = try SQLiteRatingStore(configuration)
+        for rater in ["r1", "r2", "r3"] {
+            _ = try await store.submit(SubmitRequest(item: ItemID(stored: "a"), rater: RaterID(stored: rater), stars: 4,
+                                                     defaultScale: five, nowMilliseconds: 1))
+        }
+        // Reads on pooled connections, and time for the checkpointer to tick on its own.
+        #expect(try await store.rating(of: ItemID(stored: "a"), by: RaterID(stored: "r2"), defaultScale: five)?.stars.count == 4)
+        try await store.checkReady()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try store.stop()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        // Reads still work after the stop, each on a connection of its own.
+        #expect(try await store.rating(of: ItemID(stored: "a"), by: RaterID(stored: "r3"), defaultScale: five)?.stars.count == 4)
     }
 }
