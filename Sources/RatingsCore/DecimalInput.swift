@@ -38,7 +38,9 @@ public enum DecimalInput {
     private static func plainThousandths(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         var thousandths = 0
-        while index < bytes.count, ASCII.isDigit(bytes[index]) {
+        // A fifth digit is enough to hand the text on: read further, a long run of digits would
+        // overflow `thousandths` (and trap) before the count below could refuse it.
+        while index < bytes.count, index <= 4, ASCII.isDigit(bytes[index]) {
             thousandths = thousandths * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
             index += 1
         }

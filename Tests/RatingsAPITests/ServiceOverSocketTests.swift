@@ -27,6 +27,22 @@ struct ServiceOverSocketTests {
         }
     }
 
+    @Test("a display value of thirty digits is clamped to the scale, and the server goes on serving")
+    func longDisplayValue() async throws {
+        try await withRatingsService { service in
+            let digits = String(repeating: "9", count: 30)
+            for query in ["value=\(digits)&max=5", "value=\(digits).5&max=5", "value=1\(String(repeating: "0", count: 25))&max=5"] {
+                let response = try service.request("GET", "/v1/display?\(query)")
+                #expect(response.status == 200, "\(query)")
+                #expect(object(response)["value"] as? Double == 5, "\(query)")
+                #expect(object(response)["accessibilityValue"] as? String == "5 out of 5 stars", "\(query)")
+            }
+            let refused = try service.request("GET", "/v1/display?value=0\(digits)&max=5")
+            #expect(refused.status == 400 && refused.text.contains("value"))
+            #expect(try service.request("GET", "/v1/display?value=3.5&max=5").status == 200)
+        }
+    }
+
     @Test("a request target in absolute form is served like its origin form")
     func absoluteFormTarget() async throws {
         try await withRatingsService { service in

@@ -56,7 +56,8 @@ struct DisplayTests {
     func plainDecimalsAgreeWithTheGeneralReading() throws {
         // `e0` sends the same number through the general reading, so the quick one for plain
         // decimals must agree with it on every value and on every refusal.
-        let wholes = ["0", "1", "3", "9", "10", "99", "999", "1000", "9999", "10000", "00", "05", ""]
+        let wholes = ["0", "1", "3", "9", "10", "99", "999", "1000", "9999", "10000", "99999", String(repeating: "9", count: 19),
+                      String(repeating: "9", count: 25), "00", "05", ""]
         let fractions = ["", ".0", ".5", ".25", ".125", ".1239", ".0001", ".9999999", ".", ".5.5", ".x"]
         for maxRating in [2, 5, 10] {
             let scale = try Scale(maxRating: maxRating)
@@ -76,6 +77,24 @@ struct DisplayTests {
         #expect(try DecimalInput.parse("3.3", on: five) == ExactValue(thousandths: 3300))
         #expect(try DecimalInput.parse("4.9999", on: five) == ExactValue(thousandths: 4999))
         #expect(try DecimalInput.parse("9999.5", on: five) == ExactValue(thousandths: 5000))
+    }
+
+    @Test("a long run of digits is clamped to the scale, not multiplied past Int's range", arguments: [
+        String(repeating: "9", count: 19), String(repeating: "9", count: 20) + ".5", String(repeating: "9", count: 400),
+        "9999999999999999999999902840" + "e0", "1" + String(repeating: "0", count: 30) + ".25",
+    ])
+    func longDigitRunsAreClamped(input: String) throws {
+        for maxRating in [1, 5, 10] {
+            let scale = try Scale(maxRating: maxRating)
+            #expect(try DecimalInput.parse(input, on: scale) == ExactValue(thousandths: maxRating * 1000))
+        }
+    }
+
+    @Test("a long run of digits with a leading zero or a bad tail is refused, not multiplied past Int's range", arguments: [
+        "0" + String(repeating: "9", count: 25), String(repeating: "9", count: 25) + "x", String(repeating: "9", count: 25) + ".",
+    ])
+    func longDigitRunsAreRefused(input: String) {
+        #expect(throws: RatingError.invalidDisplayValue(given: input)) { try DecimalInput.parse(input, on: five) }
     }
 
     @Test("fill comes from the unrounded value, two decimals, ties up", arguments: [
