@@ -1,5 +1,6 @@
-// libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset,
-// and Accept-Language negotiation, fed the same bytes as a field value.
+// libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset;
+// Accept-Language negotiation, fed the same bytes as a field value; and the request target's
+// segments and parameters, read from the same bytes as a target.
 // Built with the sources of HTTP1 by scripts/fuzz.sh; not part of the package.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,7 +16,21 @@ public func httpParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Splitting must never change what a stream means.
     if whole != split { fatalError("split at \(cut) changed the result: \(whole) vs \(split)") }
     negotiate(String(decoding: bytes, as: UTF8.self))
+    readTarget(String(decoding: bytes, as: UTF8.self))
     return 0
+}
+
+/// Whatever the target, its segments and parameters are read or refused, never past its end.
+private func readTarget(_ text: String) {
+    for candidate in [text, "/" + text] {
+        let target = RequestTarget(candidate)
+        var segments = 0
+        while target.pathSegment(at: segments) != nil || segments < target.pathSegmentCount { segments += 1 }
+        if segments != target.pathSegmentCount { fatalError("\(target.pathSegmentCount) segments counted, \(segments) read") }
+        _ = target.pathMatches([Array("v1".utf8), Array("items".utf8), nil])
+        _ = target.pathDecodes
+        for value in target.rawQueryValues("ids") { _ = PercentDecoding.decode(value) }
+    }
 }
 
 /// Whatever the field says, lookup answers one of the offered tags or nothing.

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Every input the fuzzers ever crashed on (fuzz/regressions/http-parser/) goes through the
-/// parser again, whole and byte by byte; it must end in a request, a refusal or a wait.
+/// parser again, whole and byte by byte; it must end in a request, a refusal or a wait. Read as a
+/// request target, its segments must be read or refused, never past the path's end.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -30,5 +31,14 @@ struct FuzzRegressionTests {
         let split = parseStream(bytes.map { [$0] })
         #expect(whole.requests == split.requests)
         #expect(whole.failure == split.failure)
+        let text = String(decoding: bytes, as: UTF8.self)
+        for candidate in [text, "/" + text] {
+            let target = RequestTarget(candidate)
+            #expect(target.pathSegment(at: target.pathSegmentCount) == nil)
+            _ = (0..<target.pathSegmentCount).map { target.pathSegment(at: $0) }
+            _ = target.pathMatches([Array("v1".utf8), Array("items".utf8), nil])
+            _ = target.pathDecodes
+            _ = target.rawQueryValues("ids").map { PercentDecoding.decode($0) }
+        }
     }
 }
