@@ -77,7 +77,8 @@ public final class JWTVerifier: IdentityVerifier {
               case .object = claims else { throw .malformed("the payload is not base64url-encoded JSON") }
         if let exp = claims["exp"] {
             guard let expiry = Self.seconds(exp) else { throw .malformed("exp is not a NumericDate") }
-            if nowSeconds >= expiry + Self.leewaySeconds { throw .expired }
+            // The leeway moves the clock, not the claim: a far `exp` is read as Int64.max.
+            if nowSeconds - Self.leewaySeconds >= expiry { throw .expired }
         }
         if let nbf = claims["nbf"] {
             guard let notBefore = Self.seconds(nbf) else { throw .malformed("nbf is not a NumericDate") }

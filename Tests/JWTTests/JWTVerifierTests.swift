@@ -35,6 +35,16 @@ struct JWTVerifierTests {
         #expect(throws: IdentityError.self) { try verifier.verify(bearerToken: token(#"{"sub":"a","exp":"tomorrow"}"#), nowSeconds: now) }
     }
 
+    @Test("an exp or nbf too far off for 64 bits is read as the end of time, not added to past Int64's range", arguments: [
+        "1e19", "9223372036854775807", "99999999999999999999999", "1e400", "9223372036854775807.5",
+    ])
+    func farTimeClaims(value: String) throws {
+        let verifier = try JWTVerifier(secret: secret)
+        func token(_ claims: String) -> String { TestTokens.hs256(secret: secret, claims: claims) }
+        #expect(try verifier.verify(bearerToken: token(#"{"sub":"a","exp":\#(value)}"#), nowSeconds: now).subject == "a")
+        #expect(throws: IdentityError.notYetValid) { try verifier.verify(bearerToken: token(#"{"sub":"a","nbf":\#(value)}"#), nowSeconds: now) }
+    }
+
     @Test("alg none, algorithm confusion and forged signatures are refused")
     func refusesAttacks() throws {
         let claims = #"{"sub":"u-17"}"#
