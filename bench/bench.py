@@ -12,14 +12,15 @@ references on the same machine in the same run.
   of its own, so both write the same rows into the same size of database.
 
 Server and references pinned to core 1, wrk (-t1) to core 0; keep-alive; 64 connections unless
-a table says otherwise. Writes bench/results/<date>-<kind>.json; bench/report.py renders it.
+a table says otherwise. Writes bench/results/<date>-<kind>.json (<date>-<n>-<kind>.json for the
+day's nth run); bench/report.py renders it.
 Run it with scripts/bench.sh.
 """
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, RSSSampler, Server, SQLiteCeiling,
                       build_rated_items, log, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
-                      write_ratios, wrk, wrk_command,
+                      new_result_path, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
 HOT = "/v1/items/bench-37"
@@ -260,7 +261,7 @@ def main():
         subprocess.run(["rm", "-rf", work])
     out_dir = os.path.join(BENCH, "results")
     os.makedirs(out_dir, exist_ok=True)
-    out = os.path.join(out_dir, f"{report['date']}-{'quick' if args.quick else 'full'}.json")
+    out = new_result_path(out_dir, report["date"], "quick" if args.quick else "full")
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")

@@ -464,3 +464,26 @@ class PostgresCluster:
 
     def stop(self):
         self.run("pg_ctl", "-D", os.path.join(self.directory, "data"), "-m", "fast", "-w", "stop")
+
+
+def result_order(name):
+    """Sort key of a result file's name: its date, then its number that day. DATE-KIND.json is a
+    day's first run, DATE-N-KIND.json its Nth, so a second run never overwrites the first."""
+    date, rest = name[:10], name[11:]
+    number = rest.split("-", 1)[0]
+    return (date, int(number) if number.isdigit() else 1)
+
+
+def newest_result(folder, kind="full"):
+    """The name of the newest result of `kind` in `folder`."""
+    return max((name for name in os.listdir(folder) if name.endswith(f"-{kind}.json")), key=result_order)
+
+
+def new_result_path(folder, date, kind):
+    """Where a new result of `kind` taken on `date` goes: the day's first free name."""
+    path, number = os.path.join(folder, f"{date}-{kind}.json"), 1
+    while os.path.exists(path):
+        number += 1
+        path = os.path.join(folder, f"{date}-{number}-{kind}.json")
+    return path
+

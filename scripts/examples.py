@@ -252,9 +252,10 @@ def readable(summary):
 def benchmark_tables():
     """The newest full benchmark result, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
-    newest = sorted(name for name in os.listdir(results) if name.endswith("-full.json"))[-1]
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
+    from benchlib import newest_result
+    newest = newest_result(results)
     with open(os.path.join(results, newest)) as f:
         result = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
