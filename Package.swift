@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON"], swiftSettings: strict),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "RatingsCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport", "SQLiteStore", "PostgresStore"], swiftSettings: strict),

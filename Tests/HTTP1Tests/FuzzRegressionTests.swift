@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTP1
+import TestSupport
 import Testing
 
 /// Every input the fuzzers ever crashed on (fuzz/regressions/http-parser/) goes through the
@@ -7,17 +8,7 @@ import Testing
 /// request target, its segments must be read or refused, never past the path's end.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz/regressions/http-parser").standardizedFileURL
-    static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz/seeds/http-parser").standardizedFileURL
-
-    static var inputs: [String] {
-        [directory, seeds].flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-                .filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0).path }
-        }.sorted()
-    }
+    static var inputs: [String] { FuzzCorpus.inputs(of: "http-parser") }
 
     @Test("the seed corpus is there to replay")
     func corpusExists() {

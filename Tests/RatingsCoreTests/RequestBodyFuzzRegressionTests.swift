@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import RatingsCore
+import TestSupport
 import Testing
 
 /// Every input the request-body fuzzer ever crashed on (fuzz/regressions/request-body/), and its
@@ -9,16 +10,7 @@ import Testing
 /// display must stay inside its scale.
 @Suite("Fuzz regressions: request bodies and display values")
 struct RequestBodyFuzzRegressionTests {
-    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz").standardizedFileURL
-
-    static var inputs: [String] {
-        ["regressions/request-body", "seeds/request-body"].flatMap { name in
-            let folder = fuzz.appendingPathComponent(name)
-            return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-                .filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0).path }
-        }.sorted()
-    }
+    static var inputs: [String] { FuzzCorpus.inputs(of: "request-body") }
 
     @Test("the seed corpus is there to replay")
     func corpusExists() {
