@@ -7,6 +7,8 @@ import Glibc
 /// name, which `top -H`, `ps -T` and `perf` show, so an operator can tell the loops from the rest.
 public final class JoinableThread: Sendable {
     private let thread: pthread_t
+    /// Whether `join` was called: a pthread may be joined once only (a second join is undefined).
+    private let joined = Locked(false)
 
     private init(thread: pthread_t) { self.thread = thread }
 
@@ -36,9 +38,16 @@ public final class JoinableThread: Sendable {
         return JoinableThread(thread: thread)
     }
 
-    /// Waits for the thread to return; 0, or the errno of a failed `pthread_join`. Call once.
+    /// Waits for the thread to return; 0, or the errno of a failed `pthread_join`. Only the first
+    /// call joins: later ones return 0 at once, without waiting, so an owner may join both in an
+    /// explicit stop and in its deinit.
+    @discardableResult
     public func join() -> Int32 {
-        pthread_join(thread, nil)
+        let first = joined.withLock { joined in
+            defer { joined = true }
+            return !joined
+        }
+        return first ? pthread_join(thread, nil) : 0
     }
 }
 

@@ -48,7 +48,7 @@ final class ConnectionPool: Sendable {
     /// Lets queued requests finish, then ends every worker and closes its connection.
     func close() {
         jobs.close()
-        for worker in workers.withLock({ workers in defer { workers = [] }; return workers }) { _ = worker.join() }
+        for worker in workers.withLock({ $0 }) { worker.join() }
     }
 
     /// A worker's life: take a request, make sure of a connection, run it; repeat until closed.

@@ -21,8 +21,8 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let queue: WorkQueue<Work>
-    /// Until joined, by `stop` or else by deinit: a thread is joined once.
-    private let thread: Locked<JoinableThread?>
+    /// Joined by `stop`, or else by deinit.
+    private let thread: JoinableThread
 
     init(session: WriteSession, cache: SummaryCache) throws(ThreadStartError) {
         // The thread holds the queue, the session and the cache, not the writer, so dropping the
@@ -31,14 +31,17 @@ final class GroupCommitWriter: Sendable {
         self.queue = queue
         // Safe: from here on only the writer's thread touches the session.
         nonisolated(unsafe) let session = session
-        thread = Locked(try JoinableThread.start(name: "sqlite-writer") {
+        thread = try JoinableThread.start(name: "sqlite-writer") {
             Self.run(queue, session: session, cache: cache)
-        })
+        }
     }
 
     deinit {
         queue.close()
-        joinThread()
+        // Fails with EDEADLK, harmlessly, when the last reference went on the writer's thread
+        // itself (a completion holding the store): it ends by itself once it returns there, the
+        // queue being closed.
+        thread.join()
     }
 
     /// Queues a write; the job's completion runs on the writer's thread after its commit. It must
@@ -66,18 +69,8 @@ final class GroupCommitWriter: Sendable {
         queue.close()
         // Once joined, the thread has let go of the session and its connection: nothing of the
         // writer runs on while the process goes on to exit.
-        joinThread()
+        thread.join()
         try outcome.withLock { $0 }.get()
-    }
-
-    /// Waits for the writer's thread to end, the first time only. Fails with EDEADLK, harmlessly,
-    /// when the last reference went on that thread itself (a completion holding the store): it
-    /// ends by itself once it returns there, the queue being closed.
-    private func joinThread() {
-        _ = thread.withLock { thread in
-            defer { thread = nil }
-            return thread
-        }?.join()
     }
 
     /// Runs `body` on the writer's thread after the writes queued so far, and waits for it; at

@@ -25,4 +25,16 @@ struct JoinableThreadTests {
     func longNameCut() throws {
         #expect(try Self.nameSeen(starting: "a-name-longer-than-fifteen-bytes") == "a-name-longer-t")
     }
+
+    @Test("only the first join waits for the thread; a second returns 0 at once instead of joining a joined thread")
+    func joinsOnce() throws {
+        let finished = Locked(false)
+        let thread = try JoinableThread.start(name: "join-once") {
+            usleep(50_000)
+            finished.withLock { $0 = true }
+        }
+        #expect(thread.join() == 0)
+        #expect(finished.withLock { $0 }, "the first join waited for the body")
+        #expect(thread.join() == 0)
+    }
 }
