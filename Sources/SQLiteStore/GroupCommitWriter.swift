@@ -94,17 +94,16 @@ final class GroupCommitWriter: Sendable {
                 case .write(let job):
                     writes.append(job)
                 case .barrier(let body):
-                    commit(writes, session: session, cache: cache)
-                    writes.removeAll(keepingCapacity: true)
+                    commit(&writes, session: session, cache: cache)
                     body(session)
                 }
             }
-            commit(writes, session: session, cache: cache)
-            writes.removeAll(keepingCapacity: true)
+            commit(&writes, session: session, cache: cache)
         }
     }
 
-    private static func commit(_ batch: [any WriteJob], session: WriteSession, cache: SummaryCache) {
+    /// Commits `batch`, hands every job its result, and empties `batch` for the next.
+    private static func commit(_ batch: inout [any WriteJob], session: WriteSession, cache: SummaryCache) {
         guard !batch.isEmpty else { return }
         let failure = commitOrRollBack(batch, session: session, cache: cache)
         // Every result is handed out before any event loop is woken, so each loop wakes once
@@ -112,6 +111,7 @@ final class GroupCommitWriter: Sendable {
         DeferredWakeups.deferring {
             batch.forEach { $0.finish(failure: failure) }
         }
+        batch.removeAll(keepingCapacity: true)
     }
 
     /// Runs the batch in one transaction; nil once it committed, else why it did not.
