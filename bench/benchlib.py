@@ -202,12 +202,13 @@ def cpu_seconds(*pids):
     return user / ticks, system / ticks
 
 
-def named_cpu_seconds(pattern, *pids):
+def named_cpu_seconds(patterns, *pids):
     """The CPU time, user and kernel together, that the processes' threads whose name matches
-    `pattern` have used so far, in seconds; None when there are none (nginx). The server's loops
-    (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server, so none of their
-    time leaves with an ended thread."""
-    total, found = 0, False
+    each of `patterns` (field: regular expression) have used so far, in seconds, by field; None
+    for a pattern no thread matches (nginx). One walk of the threads serves every pattern. The
+    server's loops (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server,
+    so none of their time leaves with an ended thread."""
+    totals = dict.fromkeys(patterns)
     for pid in pids:
         for task in os.listdir(f"/proc/{pid}/task"):
             try:
@@ -215,10 +216,12 @@ def named_cpu_seconds(pattern, *pids):
                     text = stat.read()
             except FileNotFoundError: # a thread that ended meanwhile
                 continue
-            if re.fullmatch(pattern, text.split("(", 1)[1].rsplit(")", 1)[0]):
-                found = True
-                total += sum(stat_times(text))
-    return total / os.sysconf("SC_CLK_TCK") if found else None
+            name = text.split("(", 1)[1].rsplit(")", 1)[0]
+            for field, pattern in patterns.items():
+                if re.fullmatch(pattern, name):
+                    totals[field] = (totals[field] or 0) + sum(stat_times(text))
+    ticks = os.sysconf("SC_CLK_TCK")
+    return {field: None if total is None else total / ticks for field, total in totals.items()}
 
 
 # The threads measure_once times on their own, by the field each goes into.
@@ -260,7 +263,7 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
     hypervisor's steal over the run (`steal_pct`)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
-    named_before = {field: named_cpu_seconds(pattern, *cpu_pids) for field, pattern in NAMED_THREADS.items()} if cpu_pids else {}
+    named_before = named_cpu_seconds(NAMED_THREADS, *cpu_pids) if cpu_pids else {}
     steal = StealMeter()
     result = wrk(url, connections, seconds, script, run)
     result["steal_pct"] = steal.percent()
@@ -269,9 +272,10 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
         requests = max(1, result["requests"])
         result["user_us"] = round((after[0] - before[0]) * 1e6 / requests, 2)
         result["system_us"] = round((after[1] - before[1]) * 1e6 / requests, 2)
+        named_after = named_cpu_seconds(NAMED_THREADS, *cpu_pids)
         for field, seconds_before in named_before.items():
             if seconds_before is not None:
-                result[field] = round((named_cpu_seconds(NAMED_THREADS[field], *cpu_pids) - seconds_before) * 1e6 / requests, 2)
+                result[field] = round((named_after[field] - seconds_before) * 1e6 / requests, 2)
     if sampler:
         result["rss_mib"] = round(sampler.stop() / 1024, 1)
     return result
