@@ -20,10 +20,11 @@ public struct HTTPResponse: Sendable, Equatable {
 
 extension HTTPResponse {
     /// Fields a 304 repeats from the 200 it stands for, so a cache can update what it stored
-    /// (RFC 9110 §15.4.5), plus the request's id.
-    private static let keptByNotModified: Set<String> = ["etag", "vary", "cache-control", "expires", "content-location", "x-request-id"]
+    /// (RFC 9110 §15.4.5).
+    private static let keptByNotModified: Set<String> = ["etag", "vary", "cache-control", "expires", "content-location"]
 
-    /// The `304 Not Modified` that answers a matching `If-None-Match` in place of this response.
+    /// The `304 Not Modified` that answers a matching `If-None-Match` in place of this response,
+    /// with the same request id.
     public var notModified: HTTPResponse {
         var response = HTTPResponse(status: 304, headers: HTTPHeaders(headers.filter { Self.keptByNotModified.contains($0.name) }.map { ($0.name, $0.value) }))
         response.requestID = requestID

@@ -50,12 +50,14 @@ struct AcceptLanguageTests {
 
     @Test("a 304 keeps only what a cache needs: ETag, Vary and the request id")
     func notModifiedKeepsValidators() {
-        let ok = HTTPResponse(status: 200, headers: HTTPHeaders([
+        var ok = HTTPResponse(status: 200, headers: HTTPHeaders([
             ("content-type", "application/json"), ("etag", "\"1\""), ("content-language", "es"),
-            ("vary", "Accept-Language"), ("x-request-id", "r"),
+            ("vary", "Accept-Language"),
         ]), body: Array("{}".utf8))
+        ok.requestID = "r"
         let notModified = ok.notModified
         #expect(notModified.status == 304 && notModified.body.isEmpty)
-        #expect(notModified.headers.fields.map(\.name) == ["etag", "vary", "x-request-id"])
+        #expect(notModified.headers.fields.map(\.name) == ["etag", "vary"])
+        #expect(notModified.requestID == "r")
     }
 }

@@ -86,7 +86,7 @@ struct LanguageNegotiationTests {
         }
     }
 
-    @Test("each language has its own ETag; a 304 repeats the ETag and Vary", arguments: TestEngine.all)
+    @Test("each language has its own ETag; a 304 repeats the ETag and Vary, with its request id", arguments: TestEngine.all)
     func etagPerLanguage(engine: TestEngine) async throws {
         try await withAPI(engine) { service in
             _ = service.request("PUT", "/v1/items/i/ratings/r", json: #"{"stars": 4}"#)
@@ -99,6 +99,8 @@ struct LanguageNegotiationTests {
             let notModified = service.request("GET", "/v1/items/i", headers: ["Accept-Language": "es", "If-None-Match": spanishTag])
             #expect(notModified.status == 304 && notModified.body.isEmpty)
             #expect(notModified.header("etag") == spanishTag && notModified.header("vary") == "Accept-Language")
+            let named = service.request("GET", "/v1/items/i", headers: ["If-None-Match": "*", "X-Request-ID": "client-7"])
+            #expect(named.status == 304 && named.header("x-request-id") == "client-7")
             let otherLanguage = service.request("GET", "/v1/items/i", headers: ["Accept-Language": "de", "If-None-Match": spanishTag])
             #expect(otherLanguage.status == 200, "a German client's cache never gets the Spanish body confirmed")
 
