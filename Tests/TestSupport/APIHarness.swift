@@ -69,21 +69,6 @@ public final class APIHarness: Sendable {
     }
 }
 
-/// A loop that runs every task at once, on whatever thread asks, and keeps the log lines.
-private final class TestLoop: RequestLoop {
-    private let logged = Locked<[String]>([])
-
-    var isCurrent: Bool { true }
-    func execute(_ task: @escaping @Sendable () -> Void) { task() }
-    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {
-        var line = ByteBuffer()
-        write(&line)
-        let text = String(decoding: line.bytes, as: UTF8.self)
-        logged.withLock { $0.append(text) }
-    }
-    var lines: [String] { logged.withLock { $0 } }
-}
-
 /// Runs `body` with a fresh harness over a fresh store of `engine` (see `APIHarness.init` for the
 /// settings), and removes the store afterwards.
 public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any RatingStore)? = nil, defaultMaxRating: Int = 5,

@@ -27,6 +27,10 @@ public final class InMemoryRatingStore: RatingStore {
         cursorSecret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
+    /// Forgets every item and rating, as a new store would (the API fuzzer empties one store for
+    /// each input).
+    public func removeAll() { items.withLock { $0.removeAll() } }
+
     /// Makes every call fail with a `StorageFailure` (or work again), like a database gone away.
     public func setFailing(_ fails: Bool) { failing.withLock { $0 = fails } }
 

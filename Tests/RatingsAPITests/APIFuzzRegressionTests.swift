@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every input the API fuzzer ever stopped on (fuzz/regressions/api/), and its seeds, goes
+/// through the API again as the fuzzer reads it (`APIFuzzInput`): every request is answered once,
+/// with no 5xx, every error with a problem+json detail, every JSON answer JSON. Serialized:
+/// `APIFuzzInput` empties one store for each input.
+@Suite("Fuzz regressions: the whole API", .serialized)
+struct APIFuzzRegressionTests {
+    static var inputs: [String] { FuzzCorpus.inputs(of: "api") }
+
+    @Test("the seed corpus is there to replay")
+    func corpusExists() {
+        #expect(Self.inputs.count >= 10)
+    }
+
+    @Test("an input's requests reach the API in order, over one store")
+    func requestsReachTheAPI() throws {
+        let bytes = Array("PUT /v1/items/i/ratings/r HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"stars\":4}GET /v1/items/i HTTP/1.1\r\nHost: a\r\n\r\nGET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+        let answers = APIFuzzInput.exchanges(bytes).map { $0.responses.map(\.status) }
+        #expect(answers == [[201], [200], [404]])
+        #expect(APIFuzzInput.violations(bytes).isEmpty)
+        let summary = try #require(APIFuzzInput.exchanges(bytes).dropFirst().first?.responses.first?.body)
+        #expect(String(decoding: summary, as: UTF8.self).contains(#""count":1"#))
+    }
+
+    @Test("each saved input is answered once, without a 5xx, and every error says what to change", arguments: inputs)
+    func replays(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(!APIFuzzInput.exchanges(bytes).isEmpty)
+        #expect(APIFuzzInput.violations(bytes) == [])
+    }
+}

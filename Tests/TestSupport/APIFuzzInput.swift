@@ -1,0 +1,74 @@
+public import HTTP1
+import JSON
+import Locking
+import RatingsAPI
+import RatingsCore
+
+/// How the API fuzzer (fuzz/APIFuzz.swift) reads an input, in one place for it and for the test
+/// that replays its corpus (RatingsAPITests): the bytes are HTTP/1.1 requests, read one after
+/// another by the server's own parser, and each is handed in turn to the API over an in-memory
+/// store emptied for the input. Reading stops where the parser refuses the stream, which the
+/// server answers itself. One API serves every input, because building one (every language's
+/// displays are rendered at start) cost more than half of each input's time; its caches are
+/// exact (an entry serves only the summary it was rendered from), so an answer depends on the
+/// input alone, save `/metrics` counts and generated request ids. Not for concurrent use.
+public enum APIFuzzInput {
+    /// One request and every answer the API gave it (exactly one is right).
+    public struct Exchange {
+        public let request: HTTPRequest
+        public let responses: [HTTPResponse]
+    }
+
+    private static let store = InMemoryRatingStore()
+    private static let api: RatingsAPI? = {
+        guard let languages = try? LanguageCatalog.bundled() else { return nil }
+        var configuration = APIConfiguration(languages: languages)
+        configuration.clock = ManualClock()
+        configuration.openConnections = { 1 }
+        configuration.errorLog = { _ in }
+        return RatingsAPI(store: store, configuration: configuration)
+    }()
+
+    /// The requests of `input`, each with what the API answered.
+    public static func exchanges(_ input: [UInt8]) -> [Exchange] {
+        guard let api else { return [] }
+        store.removeAll()
+        let environment = RequestEnvironment(peer: "192.0.2.1", loop: TestLoop())
+        var parser = HTTPRequestParser()
+        var rest = input
+        var exchanges: [Exchange] = []
+        while !rest.isEmpty {
+            let (outcome, consumed) = rest.withUnsafeBytes { parser.parse($0) }
+            rest.removeFirst(consumed)
+            guard case .request(let request) = outcome else { break }
+            let responses = Locked<[HTTPResponse]>([])
+            api.handle(request, environment) { response in responses.withLock { $0.append(response) } }
+            exchanges.append(Exchange(request: request, responses: responses.withLock { $0 }))
+        }
+        return exchanges
+    }
+
+    /// What a client would see as wrong in the answers to `input`: a request answered other than
+    /// once (the in-memory store answers before `handle` returns), a 5xx (that store never fails),
+    /// an error without a problem+json `detail`, or JSON that does not parse.
+    public static func violations(_ input: [UInt8]) -> [String] {
+        guard api != nil else { return ["the bundled languages did not load"] }
+        return exchanges(input).flatMap { exchange -> [String] in
+            let label = "\(exchange.request.method) \(exchange.request.target)"
+            guard exchange.responses.count == 1, let response = exchange.responses.first else {
+                return ["\(label): answered \(exchange.responses.count) times"]
+            }
+            let type = response.headers["content-type"]
+            let json = try? JSONParser.parse(response.body)
+            if response.status >= 500 { return ["\(label): \(response.status)"] }
+            if response.status >= 400 {
+                guard type == "application/problem+json", case .string(let detail)? = json?["detail"], !detail.isEmpty else {
+                    return ["\(label): \(response.status) without a problem+json detail"]
+                }
+            } else if type == "application/json" && json == nil {
+                return ["\(label): \(response.status) with a body that is not JSON"]
+            }
+            return []
+        }
+    }
+}
