@@ -48,27 +48,37 @@ public enum APIFuzzInput {
         return exchanges
     }
 
-    /// What a client would see as wrong in the answers to `input`: a request answered other than
-    /// once (the in-memory store answers before `handle` returns), a 5xx (that store never fails),
-    /// an error without a problem+json `detail`, or JSON that does not parse.
+    /// What a client would see as wrong in the answers to `input`, by the contract's general
+    /// rules: a request answered other than once (the in-memory store answers before `handle`
+    /// returns), a 5xx (that store never fails), no request id, an error that is not problem+json
+    /// with `type`, `title`, its own `status` and a `detail`, a 405 without `Allow`, a 304 without
+    /// its `ETag` or with a body, or JSON that does not parse.
     public static func violations(_ input: [UInt8]) -> [String] {
         guard api != nil else { return ["the bundled languages did not load"] }
-        return exchanges(input).flatMap { exchange -> [String] in
-            let label = "\(exchange.request.method) \(exchange.request.target)"
+        return exchanges(input).compactMap { exchange -> String? in
             guard exchange.responses.count == 1, let response = exchange.responses.first else {
-                return ["\(label): answered \(exchange.responses.count) times"]
+                return "answered \(exchange.responses.count) times"
             }
-            let type = response.headers["content-type"]
-            let json = try? JSONParser.parse(response.body)
-            if response.status >= 500 { return ["\(label): \(response.status)"] }
-            if response.status >= 400 {
-                guard type == "application/problem+json", case .string(let detail)? = json?["detail"], !detail.isEmpty else {
-                    return ["\(label): \(response.status) without a problem+json detail"]
-                }
-            } else if type == "application/json" && json == nil {
-                return ["\(label): \(response.status) with a body that is not JSON"]
-            }
-            return []
+            return problem(with: response).map { "\(exchange.request.method) \(exchange.request.target): \(response.status) \($0)" }
         }
+    }
+
+    private static func problem(with response: HTTPResponse) -> String? {
+        let type = response.headers["content-type"]
+        let json = try? JSONParser.parse(response.body)
+        if response.status >= 500 { return "from a store that never fails" }
+        guard let id = response.requestID, !id.isEmpty else { return "without a request id" }
+        switch response.status {
+        case 304:
+            if response.headers["etag"] == nil || !response.body.isEmpty { return "without its ETag, or with a body" }
+        case 400...:
+            guard type == "application/problem+json", case .string? = json?["type"], case .string? = json?["title"],
+                  case .number(String(response.status))? = json?["status"], case .string(let detail)? = json?["detail"],
+                  !detail.isEmpty else { return "that is not problem+json with type, title, status and detail" }
+            if response.status == 405 && response.headers["allow"] == nil { return "without Allow" }
+        default:
+            if type == "application/json" && json == nil { return "with a body that is not JSON" }
+        }
+        return nil
     }
 }
