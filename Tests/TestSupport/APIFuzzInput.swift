@@ -9,7 +9,7 @@ import RatingsCore
 /// another by the server's own parser, and each is handed in turn to the API over an in-memory
 /// store emptied for the input. Reading stops where the parser refuses the stream, which the
 /// server answers itself. One API serves every input, because building one (every language's
-/// displays are rendered at start) cost more than half of each input's time; its caches are
+/// displays are rendered at start) held the fuzzer under 200 inputs a second; its caches are
 /// exact (an entry serves only the summary it was rendered from), so an answer depends on the
 /// input alone, save `/metrics` counts and generated request ids. Not for concurrent use.
 public enum APIFuzzInput {
