@@ -50,7 +50,8 @@ target request-body RequestBodyFuzz Sources/RatingsCore/*.swift fuzz/RequestBody
 target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/TokenFuzzInput.swift fuzz/TokenFuzz.swift \
     -lJWT -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
 target api APIFuzz Tests/TestSupport/APIFuzzInput.swift Tests/TestSupport/TestLoop.swift Tests/TestSupport/InMemoryRatingStore.swift \
-    Tests/TestSupport/ManualClock.swift fuzz/APIFuzz.swift -lRatingsAPI -lHTTP1 -lRatingsCore -lLocking -lJSON -lASCIIKit
+    Tests/TestSupport/ManualClock.swift fuzz/APIFuzz.swift \
+    -lRatingsAPI -lJWT -lHTTP1 -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
 
 targets=(http-parser request-body token api)
 # libFuzzer reports a crash itself; Swift's backtracer, started by the crash, trips

@@ -25,6 +25,15 @@ struct APIFuzzRegressionTests {
         #expect(String(decoding: summary, as: UTF8.self).contains(#""count":1"#))
     }
 
+    @Test("the guarded API checks the seeds' tokens: the rater writes its own rating, not another's, and no token is 401")
+    func guardedAPIChecksTokens() throws {
+        let seed = try #require(Self.inputs.first { $0.hasSuffix("/tokens") })
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: seed)))
+        let statuses = APIFuzzInput.exchanges(bytes, guarded: true).map { $0.responses.map(\.status) }
+        #expect(statuses.first == [201] && statuses.dropFirst().first == [403] && statuses.last == [401])
+        #expect(APIFuzzInput.exchanges(bytes).map { $0.responses.map(\.status) }.last == [201], "the open API takes a write without a token")
+    }
+
     @Test("each saved input is answered once, without a 5xx, and every error says what to change", arguments: inputs)
     func replays(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
