@@ -3,11 +3,12 @@
 # time with its seed corpus (and fuzz/TARGET.dict, where there is one); every crash found is
 # copied into fuzz/regressions/<target>/, where `swift test` replays it (HTTP1Tests'
 # FuzzRegressionTests, RatingsCoreTests' RequestBodyFuzzRegressionTests, JWTTests'
-# TokenFuzzRegressionTests, RatingsAPITests' APIFuzzRegressionTests), and the script exits 1.
-# The targets: http-parser (the HTTP/1.1 parser, Accept-Language, request targets),
-# request-body (JSON bodies, the stars rule, display values), token (bearer tokens, JWK Sets)
-# and api (whole requests through the API over an in-memory store). scripts/test.sh runs it for
-# 30 s; the targets run side by side and share the machine's cores.
+# TokenFuzzRegressionTests, HTTP1Tests' ConnectionFuzzRegressionTests, RatingsAPITests'
+# APIFuzzRegressionTests), and the script exits 1. The targets: http-parser (the HTTP/1.1
+# parser, Accept-Language, request targets), request-body (JSON bodies, the stars rule, display
+# values), token (bearer tokens, JWK Sets), connection (the connection state machine, driven by
+# event scripts) and api (whole requests through the API over in-memory stores).
+# scripts/test.sh runs it for 30 s; the targets run side by side and share the machine's cores.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; the issue asked for 600)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -45,15 +46,17 @@ library JWT Sources/JWT/*.swift
 # The parser's and the core's targets are built with their module's sources, to reach its internals.
 target http-parser HTTPParserFuzz Sources/HTTP1/*.swift fuzz/HTTPParserFuzz.swift -lJSON -lASCIIKit
 target request-body RequestBodyFuzz Sources/RatingsCore/*.swift fuzz/RequestBodyFuzz.swift -lJSON -lASCIIKit
-# How an input becomes a token, or requests, lives in TestSupport, shared with the tests that
-# replay the corpora.
+# How an input becomes a token, an event script or requests lives in TestSupport, shared with
+# the tests that replay the corpora.
 target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/TokenFuzzInput.swift fuzz/TokenFuzz.swift \
     -lJWT -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
+target connection ConnectionFuzz Tests/TestSupport/ConnectionFuzzScript.swift fuzz/ConnectionFuzz.swift \
+    -lHTTP1 -lJSON -lASCIIKit
 target api APIFuzz Tests/TestSupport/APIFuzzInput.swift Tests/TestSupport/TestLoop.swift Tests/TestSupport/InMemoryRatingStore.swift \
     Tests/TestSupport/ManualClock.swift fuzz/APIFuzz.swift \
     -lRatingsAPI -lJWT -lHTTP1 -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
 
-targets=(http-parser request-body token api)
+targets=(http-parser request-body token connection api)
 # libFuzzer reports a crash itself; Swift's backtracer, started by the crash, trips
 # AddressSanitizer reading the process's memory and is left behind, waiting.
 export SWIFT_BACKTRACE=enable=no
