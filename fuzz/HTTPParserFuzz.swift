@@ -1,7 +1,9 @@
 // libFuzzer target: the HTTP/1.1 request parser, fed whole and split at a data-chosen offset;
 // Accept-Language negotiation, fed the same bytes as a field value; and the request target's
 // segments and parameters, read from the same bytes as a target.
-// Built with the sources of HTTP1 by scripts/fuzz.sh; not part of the package.
+// Built by scripts/fuzz.sh, linked with the HTTP1 module; not part of the package.
+
+import HTTP1
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func httpParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,8 +1,9 @@
 // libFuzzer target: request body decoding: the strict JSON parser, the integer-member rule for
-// stars and maxRating, and the exact decimal reader of /v1/display. Built with the sources of
-// RatingsCore, linked with the JSON module, by scripts/fuzz.sh; not part of the package.
+// stars and maxRating, and the exact decimal reader of /v1/display. Built by scripts/fuzz.sh,
+// linked with the RatingsCore and JSON modules; not part of the package.
 
 import JSON
+import RatingsCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func requestBodyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

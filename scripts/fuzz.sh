@@ -43,9 +43,8 @@ library HTTP1 Sources/HTTP1/*.swift
 library RatingsAPI $(find Sources/RatingsAPI -name '*.swift') "$out/EmbeddedRatingsAPI.swift"
 library JWT Sources/JWT/*.swift
 
-# The parser's and the core's targets are built with their module's sources, to reach its internals.
-target http-parser HTTPParserFuzz Sources/HTTP1/*.swift fuzz/HTTPParserFuzz.swift -lJSON -lASCIIKit
-target request-body RequestBodyFuzz Sources/RatingsCore/*.swift fuzz/RequestBodyFuzz.swift -lJSON -lASCIIKit
+target http-parser HTTPParserFuzz fuzz/HTTPParserFuzz.swift -lHTTP1 -lJSON -lASCIIKit
+target request-body RequestBodyFuzz fuzz/RequestBodyFuzz.swift -lRatingsCore -lJSON -lASCIIKit
 # How an input becomes a token, an event script or requests lives in TestSupport, shared with
 # the tests that replay the corpora.
 target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/TokenFuzzInput.swift fuzz/TokenFuzz.swift \
