@@ -1,4 +1,3 @@
-import Foundation
 import TestSupport
 import Testing
 
@@ -25,7 +24,7 @@ struct ConnectionFuzzRegressionTests {
 
     @Test("each saved script keeps the rules", arguments: inputs)
     func replays(path: String) throws {
-        let script = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let script = try FuzzCorpus.bytes(at: path)
         #expect(ConnectionFuzzScript.violations(script) == [])
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 @testable import HTTP1
 import TestSupport
 import Testing
@@ -17,7 +16,7 @@ struct FuzzRegressionTests {
 
     @Test("each saved input parses the same whole and split", arguments: inputs)
     func replays(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let bytes = try FuzzCorpus.bytes(at: path)
         let whole = parseStream([bytes])
         let split = parseStream(bytes.map { [$0] })
         #expect(whole.requests == split.requests)

@@ -1,4 +1,3 @@
-import Foundation
 import JWT
 import RatingsCore
 import TestSupport
@@ -29,7 +28,7 @@ struct TokenFuzzRegressionTests {
 
     @Test("each saved input verifies or is refused", arguments: inputs)
     func replays(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let bytes = try FuzzCorpus.bytes(at: path)
         for case .success(let identity) in TokenFuzzInput.outcomes(bytes) {
             #expect(!identity.subject.isEmpty)
         }

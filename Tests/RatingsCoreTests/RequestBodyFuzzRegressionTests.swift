@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import RatingsCore
 import TestSupport
@@ -19,7 +18,7 @@ struct RequestBodyFuzzRegressionTests {
 
     @Test("each saved input is read or refused, and its display stays inside the scale", arguments: inputs)
     func replays(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let bytes = try FuzzCorpus.bytes(at: path)
         if let body = try? JSONParser.parse(bytes), case .object = body, let stars = body["stars"],
            case .value(let count)? = stars.integer {
             _ = try? Stars(count, on: try Scale(maxRating: 5))

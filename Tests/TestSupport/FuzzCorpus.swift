@@ -14,4 +14,9 @@ public enum FuzzCorpus {
                 .filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0).path }
         }.sorted()
     }
+
+    /// The bytes of the saved input at `path` (one of `inputs(of:)`).
+    public static func bytes(at path: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }
 }
