@@ -43,10 +43,12 @@ library HTTP1 Sources/HTTP1/*.swift
 library RatingsAPI $(find Sources/RatingsAPI -name '*.swift') "$out/EmbeddedRatingsAPI.swift"
 library JWT Sources/JWT/*.swift
 
-target http-parser HTTPParserFuzz fuzz/HTTPParserFuzz.swift -lHTTP1 -lJSON -lASCIIKit
-target request-body RequestBodyFuzz fuzz/RequestBodyFuzz.swift -lRatingsCore -lJSON -lASCIIKit
-# How an input becomes a token, an event script or requests lives in TestSupport, shared with
-# the tests that replay the corpora.
+# What a target does with an input lives in TestSupport (*FuzzInput, ConnectionFuzzScript),
+# shared with the test that replays its corpus.
+target http-parser HTTPParserFuzz Tests/TestSupport/HTTPParserFuzzInput.swift fuzz/HTTPParserFuzz.swift \
+    -lHTTP1 -lJSON -lASCIIKit
+target request-body RequestBodyFuzz Tests/TestSupport/RequestBodyFuzzInput.swift fuzz/RequestBodyFuzz.swift \
+    -lRatingsCore -lJSON -lASCIIKit
 target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/TokenFuzzInput.swift fuzz/TokenFuzz.swift \
     -lJWT -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
 target connection ConnectionFuzz Tests/TestSupport/ConnectionFuzzScript.swift fuzz/ConnectionFuzz.swift \
