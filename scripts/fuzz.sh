@@ -45,8 +45,8 @@ library JWT Sources/JWT/*.swift
 
 # What a target does with an input lives in TestSupport (*FuzzInput, ConnectionFuzzScript),
 # shared with the test that replays its corpus.
-target http-parser HTTPParserFuzz Tests/TestSupport/HTTPParserFuzzInput.swift fuzz/HTTPParserFuzz.swift \
-    -lHTTP1 -lJSON -lASCIIKit
+target http-parser HTTPParserFuzz Tests/TestSupport/HTTPParserFuzzInput.swift Tests/TestSupport/ParseStream.swift \
+    fuzz/HTTPParserFuzz.swift -lHTTP1 -lJSON -lASCIIKit
 target request-body RequestBodyFuzz Tests/TestSupport/RequestBodyFuzzInput.swift fuzz/RequestBodyFuzz.swift \
     -lRatingsCore -lJSON -lASCIIKit
 target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/TokenFuzzInput.swift fuzz/TokenFuzz.swift \
@@ -54,7 +54,7 @@ target token TokenFuzz Tests/TestSupport/HS256Token.swift Tests/TestSupport/Toke
 target connection ConnectionFuzz Tests/TestSupport/ConnectionFuzzScript.swift fuzz/ConnectionFuzz.swift \
     -lHTTP1 -lJSON -lASCIIKit
 target api APIFuzz Tests/TestSupport/APIFuzzInput.swift Tests/TestSupport/TestLoop.swift Tests/TestSupport/InMemoryRatingStore.swift \
-    Tests/TestSupport/ManualClock.swift fuzz/APIFuzz.swift \
+    Tests/TestSupport/ManualClock.swift Tests/TestSupport/ParseStream.swift fuzz/APIFuzz.swift \
     -lRatingsAPI -lJWT -lHTTP1 -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
 
 targets=(http-parser request-body token connection api)

@@ -1,4 +1,5 @@
 @testable import HTTP1
+import TestSupport
 import Testing
 
 @Suite("The parser refuses what RFC 9112 forbids")

@@ -54,18 +54,11 @@ public enum APIFuzzInput {
         guard let api = fixture.api else { return [] }
         fixture.store.removeAll()
         let environment = RequestEnvironment(peer: "192.0.2.1", loop: TestLoop())
-        var parser = HTTPRequestParser()
-        var rest = input
-        var exchanges: [Exchange] = []
-        while !rest.isEmpty {
-            let (outcome, consumed) = rest.withUnsafeBytes { parser.parse($0) }
-            rest.removeFirst(consumed)
-            guard case .request(let request) = outcome else { break }
+        return parseStream([input]).requests.map { request in
             let responses = Locked<[HTTPResponse]>([])
             api.handle(request, environment) { response in responses.withLock { $0.append(response) } }
-            exchanges.append(Exchange(request: request, responses: responses.withLock { $0 }))
+            return Exchange(request: request, responses: responses.withLock { $0 })
         }
-        return exchanges
     }
 
     /// What a client would see as wrong in the answers to `input`, by the contract's general

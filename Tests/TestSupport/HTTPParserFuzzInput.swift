@@ -5,54 +5,31 @@ import HTTP1
 /// whole and split at an offset the first byte chooses, under small limits (so that short
 /// inputs reach the limit paths); as an `Accept-Language` field; and as a request target.
 public enum HTTPParserFuzzInput {
-    /// What went wrong: a split that changed what the stream means, more consumed than was
-    /// buffered, a body over the limit, a refusal with a status the parser never answers, a
-    /// language lookup that invents a tag, fallbacks that do not start with the range, or a
-    /// target whose segments cannot all be read, or can be read past its end.
+    /// What went wrong: a split that changed what the stream means (the parser consuming more
+    /// than it was given traps in `parseStream`), a body over the limit, a refusal with a status
+    /// the parser never answers, a language lookup that invents a tag, fallbacks that do not
+    /// start with the range, or a target whose segments cannot all be read, or can be read past
+    /// its end.
     public static func violations(_ bytes: [UInt8]) -> [String] {
         var limits = HTTPLimits()
         limits.maxBodyBytes = 4096
         limits.maxHeaderBytes = 2048
         limits.maxRequestLineBytes = 1024
-        var violations: [String] = []
-        let whole = feed([bytes], limits: limits, violations: &violations)
+        let whole = parseStream([bytes], limits: limits)
         let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
-        let split = feed([Array(bytes[..<cut]), Array(bytes[cut...])], limits: limits, violations: &violations)
-        if whole != split { violations.append("split at \(cut) changed the result: \(whole) vs \(split)") }
-        let text = String(decoding: bytes, as: UTF8.self)
-        violations += negotiationViolations(text) + targetViolations(text)
-        return violations
-    }
-
-    /// Feeds chunks as a socket would and describes every request and the end of the stream.
-    private static func feed(_ chunks: [[UInt8]], limits: HTTPLimits, violations: inout [String]) -> [String] {
-        var parser = HTTPRequestParser(limits: limits)
-        var buffer: [UInt8] = []
-        var events: [String] = []
-        for chunk in chunks {
-            buffer += chunk
-            while !buffer.isEmpty {
-                let (outcome, consumed) = buffer.withUnsafeBytes { parser.parse($0) }
-                guard (0...buffer.count).contains(consumed) else {
-                    violations.append("consumed \(consumed) of \(buffer.count) bytes")
-                    return events
-                }
-                buffer.removeFirst(consumed)
-                switch outcome {
-                case .request(let request):
-                    if request.body.count > limits.maxBodyBytes { violations.append("a body of \(request.body.count) bytes, over the limit") }
-                    events.append("\(request.method) \(request.target) \(request.body.count)")
-                case .failure(let error):
-                    if ![400, 413, 414, 431, 501, 505].contains(error.status) { violations.append("refused with \(error.status)") }
-                    events.append("error \(error)")
-                    return events
-                case .needMore:
-                    break
-                }
-                if case .needMore = outcome { break }
-            }
+        let split = parseStream([Array(bytes[..<cut]), Array(bytes[cut...])], limits: limits)
+        var violations: [String] = []
+        if whole.requests != split.requests || whole.failure != split.failure {
+            violations.append("split at \(cut) changed the result: \(whole) vs \(split)")
         }
-        return events
+        for request in whole.requests + split.requests where request.body.count > limits.maxBodyBytes {
+            violations.append("a body of \(request.body.count) bytes, over the limit")
+        }
+        for failure in [whole.failure, split.failure].compactMap({ $0 }) where ![400, 413, 414, 431, 501, 505].contains(failure.status) {
+            violations.append("refused with \(failure.status)")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return violations + negotiationViolations(text) + targetViolations(text)
     }
 
     /// Whatever the field says, lookup answers one of the offered tags or nothing.
