@@ -490,4 +490,3 @@ def new_result_path(folder, date, kind):
         number += 1
         path = os.path.join(folder, f"{date}-{number}-{kind}.json")
     return path
-
