@@ -6,26 +6,13 @@ import Testing
 /// remount would (a real remount fails with EBUSY while SQLite holds the file open).
 @Suite("A read-only disk: writes get 503, reads keep working, nothing stored is lost")
 struct ReadOnlyDiskTests {
-    /// Sanitizer builds put their runtime first in the process; a preloaded shim would displace it.
-    static var plainBuild: Bool { !RatingsProcess.binaryPath.contains("/sanitize-") }
-
-    @Test("writes fail with 503 while the disk is read-only, and work again after", .enabled(if: plainBuild, "sanitizer builds cannot take an LD_PRELOAD shim"))
+    @Test("writes fail with 503 while the disk is read-only, and work again after", .enabled(if: ReadOnlyDiskShim.usable, "sanitizer builds cannot take an LD_PRELOAD shim"))
     func readOnlyDisk() throws {
         let directory = try TemporaryDirectory("ratings-readonly")
         defer { directory.remove() }
-        let shim = directory.file("readonly-disk-shim.so")
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/readonly-disk-shim.c").standardizedFileURL.path
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        compiler.arguments = ["-shared", "-fPIC", "-O1", "-o", shim, source, "-ldl"]
-        try compiler.run()
-        compiler.waitUntilExit()
-        try #require(compiler.terminationStatus == 0, "the fault shim must compile")
-
-        let data = directory.file("data")
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let server = try RatingsProcess(["serve", "--port", "0", "--database", "\(data)/ratings.sqlite"],
-                                        environment: ["LD_PRELOAD": shim, "RATINGS_FAULT_DIR": data])
+        let shim = try ReadOnlyDiskShim(in: directory)
+        let data = shim.folder
+        let server = try RatingsProcess(["serve", "--port", "0", "--database", "\(data)/ratings.sqlite"], environment: shim.environment)
         defer { server.stop() }
         let port = try #require(server.waitForPort())
         func request(_ text: String) throws -> RawHTTPClient.Response { try RawHTTPClient.exchange(port: port, text) }
@@ -35,7 +22,7 @@ struct ReadOnlyDiskTests {
         }
         for n in 0..<20 { #expect(try put("before-\(n)", n % 5 + 1) == 201) }
 
-        _ = FileManager.default.createFile(atPath: "\(data)/.readonly", contents: nil)
+        shim.setReadOnly(true)
         let refused = try request("PUT /v1/items/i/ratings/during HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}")
         #expect(refused.status == 503)
         #expect(refused.header("content-type") == "application/problem+json")
@@ -44,7 +31,7 @@ struct ReadOnlyDiskTests {
         #expect(summary.status == 200 && summary.text.contains("\"count\":20"), "reads keep working on a read-only disk")
         #expect(try request("GET /v1/items/i/ratings/before-3 HTTP/1.1\nHost: t\n\n").status == 200)
 
-        try FileManager.default.removeItem(atPath: "\(data)/.readonly")
+        shim.setReadOnly(false)
         #expect(try put("after", 5) == 201)
         server.send(SIGTERM)
         #expect(server.waitForExit(timeout: 10) == 0)
