@@ -212,7 +212,9 @@ def generate(binary, work):
         Session(json_server).run(put("dinner-42", "u-17", 4) + " -o /dev/null")
     finally:
         json_server.stop()
-    examples["access-log-json"] = "\n".join(line for line in json_server.output().splitlines() if line.startswith('{"time"'))
+    json_lines = [line for line in json_server.output().splitlines() if line.startswith('{"time"')]
+    examples["access-log-json"] = "\n".join(line for line in json_lines if '"peer"' in line)
+    examples["error-log-json"] = "\n".join(line for line in json_lines if '"level"' in line)
 
     secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
     try:

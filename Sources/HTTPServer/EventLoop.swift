@@ -58,9 +58,9 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     private var dateSecond: Int64 = -1
     /// Access-log lines gathered during the iteration, handed to `accessLog` at its end.
     @exclusivity(unchecked) private var logBuffer = ByteBuffer()
-    private let accessLog: AccessLogWriter
+    private let accessLog: LogWriter
 
-    init(accessLog: AccessLogWriter, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
+    init(accessLog: LogWriter, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {
         self.accessLog = accessLog
         self.errorLog = errorLog
         epollFD = try syscallChecked("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }

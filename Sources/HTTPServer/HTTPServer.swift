@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
         // closed and the access log ended once, by the `waitUntilStopped` that joined the threads.
         let loops: [EventLoop]
         let socket: ListeningSocket
-        let accessLog: AccessLogWriter
+        let accessLog: LogWriter
     }
 
     private let configuration: ServerConfiguration
@@ -53,9 +53,10 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             System.raiseOpenFileLimit()
             let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
-            let accessLog: AccessLogWriter
+            let accessLog: LogWriter
             do {
-                accessLog = try AccessLogWriter(fd: configuration.accessLogFD, errorLog: configuration.errorLog)
+                accessLog = try LogWriter(fd: configuration.accessLogFD, name: "access log", threadName: "access-log",
+                                          report: configuration.errorLog)
             } catch {
                 socket.close()
                 throw error

@@ -1,18 +1,16 @@
 import ASCIIKit
 import Dispatch
 import Glibc
-import Locking
+public import Locking
 
-/// Writes the access log on a thread of its own, so that a log destination that stalls (a pipe
-/// nobody reads fast enough, a file whose pages are being written back) never holds up an event
-/// loop. Loops hand over each turn's lines without waiting; the writer wakes when enough has
-/// gathered or every `flushMilliseconds`. A destination that falls so far behind that
-/// `maxPendingBytes` are waiting loses the lines that would not fit, counted on the error log,
-/// rather than the server its memory or its requests their answers.
-final class AccessLogWriter: Sendable {
+/// Writes a log (the access log, the error log) to one file descriptor on a thread of its own, so
+/// that a destination that stalls (a pipe nobody reads fast enough, a file whose pages are being
+/// written back) never holds up an event loop. Callers hand over whole lines without waiting; the
+/// writer wakes once `wakeBytes` have gathered, or every `flushMilliseconds`. A destination that
+/// falls so far behind that `maxPendingBytes` are waiting loses the lines that would not fit,
+/// counted through `report`, rather than the server its memory or its requests their answers.
+public final class LogWriter: Sendable {
     static let flushMilliseconds = 50
-    /// Enough to wake the writer before the next flush is due.
-    static let wakeBytes = 64 * 1024
     static let maxPendingBytes = 4 * 1024 * 1024
     /// How long a stop waits for the queued lines to be taken.
     static let closeTimeoutSeconds = 5
@@ -24,29 +22,44 @@ final class AccessLogWriter: Sendable {
     }
 
     private let fd: Int32
+    /// What the log is called in the writer's own reports ("access log").
+    private let name: String
+    private let wakeBytes: Int
     /// Whether each write must hold whole lines of at most `PIPE_BUF` bytes: on a pipe or socket
     /// (a container's standard output, a log collector), a longer write goes out in pieces as the
     /// reader makes room, and a line the program prints meanwhile ("received SIGTERM") would land
     /// inside an access-log line. A regular file takes each write whole, in one piece.
     private let writesWholeLines: Bool
-    private let errorLog: @Sendable (String) -> Void
+    /// Where the writer tells of its own trouble (lines dropped, a failed write); called on the
+    /// writer's thread, or in `close`.
+    private let report: @Sendable (String) -> Void
     private let pending = Locked(Pending())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let thread = Locked<JoinableThread?>(nil)
 
-    /// Starts the writing thread for `fd`.
-    init(fd: Int32, errorLog: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
+    /// Starts the thread `threadName` writing to `fd`. `wakeBytes` is how much must gather before
+    /// a write goes out ahead of the next flush: 1 writes every line as soon as it is handed over.
+    public init(fd: Int32, name: String, threadName: String, wakeBytes: Int = 64 * 1024,
+                report: @escaping @Sendable (String) -> Void) throws(ThreadStartError) {
         self.fd = fd
+        self.name = name
+        self.wakeBytes = max(1, wakeBytes)
         var status = stat()
         writesWholeLines = fstat(fd, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
-        self.errorLog = errorLog
-        let started = try JoinableThread.start(name: "access-log") { [self] in run() }
+        self.report = report
+        let started = try JoinableThread.start(name: threadName) { [self] in run() }
         thread.withLock { $0 = started }
     }
 
-    /// Queues whole lines for writing; never waits for the destination.
-    func append(_ lines: UnsafeRawBufferPointer) {
+    /// Queues one line, adding its newline; never waits for the destination.
+    public func append(line: String) {
+        var line = line + "\n"
+        line.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Queues whole lines, each ending in a newline; never waits for the destination.
+    public func append(_ lines: UnsafeRawBufferPointer) {
         guard !lines.isEmpty else { return }
         let shouldWake = pending.withLock { state -> Bool in
             guard state.bytes.count + lines.count <= Self.maxPendingBytes else {
@@ -55,13 +68,14 @@ final class AccessLogWriter: Sendable {
             }
             let before = state.bytes.count
             state.bytes.append(contentsOf: lines.assumingMemoryBound(to: UInt8.self))
-            return before < Self.wakeBytes && state.bytes.count >= Self.wakeBytes
+            return before < wakeBytes && state.bytes.count >= wakeBytes
         }
         if shouldWake { wake.signal() }
     }
 
-    /// Writes what is queued, then ends the thread. Call once, after the last `append`.
-    func close() {
+    /// Writes what is queued, then ends the thread. Call once, after the last `append`: later
+    /// lines are queued but never written.
+    public func close() {
         pending.withLock { $0.closed = true }
         wake.signal()
         guard let started = thread.withLock({ current -> JoinableThread? in
@@ -71,11 +85,11 @@ final class AccessLogWriter: Sendable {
         // A destination that takes nothing would keep the writer in `write` for ever, and the
         // process from stopping with it.
         guard finished.wait(timeout: .now() + .seconds(Self.closeTimeoutSeconds)) == .success else {
-            errorLog("access log: its destination took nothing for \(Self.closeTimeoutSeconds) s; stopping without the lines still queued")
+            report("\(name): its destination took nothing for \(Self.closeTimeoutSeconds) s; stopping without the lines still queued")
             return
         }
         let result = started.join()
-        if result != 0 { errorLog("access log: pthread_join failed (errno \(result))") }
+        if result != 0 { report("\(name): pthread_join failed (errno \(result))") }
     }
 
     private func run() {
@@ -91,7 +105,7 @@ final class AccessLogWriter: Sendable {
             if !batch.isEmpty { write(batch) }
             batch.removeAll(keepingCapacity: batch.capacity <= Self.maxPendingBytes / 4)
             if dropped > 0 {
-                errorLog("access log: \(dropped) line(s) dropped: the log's destination was not taking them as fast as requests came")
+                report("\(name): \(dropped) line(s) dropped: the log's destination was not taking them as fast as they came")
             }
             if closed { return }
         }
@@ -103,16 +117,16 @@ final class AccessLogWriter: Sendable {
             do throws(SystemError) {
                 if writesWholeLines {
                     try ASCII.forEachRunOfWholeLines(in: bytes, atMost: Int(PIPE_BUF)) { run throws(SystemError) in
-                        try writeAll(fd, run, operation: "write(access log)")
+                        try writeAll(fd, run, operation: "write(\(name))")
                     }
                 } else {
-                    try writeAll(fd, bytes, operation: "write(access log)")
+                    try writeAll(fd, bytes, operation: "write(\(name))")
                 }
                 return nil
             } catch {
                 return error
             }
         }
-        if let failure { errorLog("access log: \(failure); \(bytes.count) bytes dropped") }
+        if let failure { report("\(name): \(failure); \(bytes.count) bytes dropped") }
     }
 }

@@ -23,7 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// Where access-log lines go (a file descriptor). Default standard output.
     public var accessLogFD: Int32 = 1
     /// Where the server reports failures it survives (a system call on one connection, say),
-    /// each with its errno. Default standard error.
+    /// each with its errno. Called on the event loops, so it must hand the line on rather than
+    /// wait for its destination (`ratings serve` gives it a `LogWriter`). Default: a write to
+    /// standard error, for tests and tools whose standard error is a file.
     public var errorLog: @Sendable (String) -> Void = { message in
         var line = message + "\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }

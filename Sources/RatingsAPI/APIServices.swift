@@ -1,5 +1,3 @@
-import JSON
-import HTTP1
 import RatingsCore
 
 /// What every request of one API shares beyond the route table: language negotiation, token
@@ -25,18 +23,6 @@ struct ErrorLog: Sendable {
     let write: @Sendable (String) -> Void
 
     func write(_ message: String, requestID: String?) {
-        switch format {
-        case .text:
-            write(requestID.map { "request \($0): \(message)" } ?? message)
-        case .json:
-            var json = JSONWriter(capacity: 128)
-            json.beginObject()
-            json.key("time"); json.string(Timestamp.rfc3339(milliseconds: clock.wallMilliseconds()))
-            json.key("level"); json.string("error")
-            json.key("requestId"); if let requestID { json.string(requestID) } else { json.null() }
-            json.key("message"); json.string(message)
-            json.endObject()
-            write(String(decoding: json.bytes, as: UTF8.self))
-        }
+        write(ErrorLogLine.make(message, requestID: requestID, format: format, wallMilliseconds: clock.wallMilliseconds()))
     }
 }

@@ -9,7 +9,7 @@ import JWT
 final class KeyRotation: Sendable {
     private let file: KeyFile
     private let verifier: JWTVerifier
-    private let log: @Sendable (String) -> Void
+    private let errors: ErrorOutput
     private let queue = DispatchQueue(label: "ratings.keys")
     // Safe: created in init, touched afterwards only by their handlers on `queue` and by `stop`.
     private nonisolated(unsafe) let signalSource: any DispatchSourceSignal
@@ -17,10 +17,10 @@ final class KeyRotation: Sendable {
     // Safe: read and written only on `queue`.
     private nonisolated(unsafe) var lastSeen: FileStamp?
 
-    init(file: KeyFile, verifier: JWTVerifier, log: @escaping @Sendable (String) -> Void) {
+    init(file: KeyFile, verifier: JWTVerifier, errors: ErrorOutput) {
         self.file = file
         self.verifier = verifier
-        self.log = log
+        self.errors = errors
         signal(SIGHUP, SIG_IGN)
         signalSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
         timer = DispatchSource.makeTimerSource(queue: queue)
@@ -46,9 +46,9 @@ final class KeyRotation: Sendable {
             let keys = try file.read()
             verifier.replaceKeys(keys)
             let names = keys.names.filter { !$0.isEmpty }
-            log("keys: read \(file.path) again (\(reason)); \(names.isEmpty ? "1 key" : "kids " + names.joined(separator: ", ")) in force")
+            errors.write("keys: read \(file.path) again (\(reason)); \(names.isEmpty ? "1 key" : "kids " + names.joined(separator: ", ")) in force", level: .info)
         } catch {
-            log("keys: \(file.path) cannot be used (\(error)); the keys in force are kept")
+            errors.write("keys: \(file.path) cannot be used (\(error)); the keys in force are kept")
         }
     }
 }

@@ -12,14 +12,14 @@ struct Security {
     let keyFile: KeyFile?
     let limiter: WriteRateLimiter?
     /// Lines for standard error at start: what is enforced, and warnings.
-    let summary: String
+    let notes: [(level: ErrorLogLine.Level, text: String)]
 
     init(_ options: Options) throws {
         let secret = try options.secret("RATINGS_JWT_SECRET")
         let pemPath = try options.text("RATINGS_JWT_PUBLIC_KEY_FILE")
         let jwksPath = try options.text("RATINGS_JWT_JWKS_FILE")
         let policy = JWTVerifier.ClaimPolicy(issuer: try options.text("RATINGS_JWT_ISSUER"), audience: try options.text("RATINGS_JWT_AUDIENCE"))
-        var lines: [String] = []
+        var lines: [(level: ErrorLogLine.Level, text: String)] = []
         let sources = [secret.map { _ in "RATINGS_JWT_SECRET" }, pemPath.map { _ in "RATINGS_JWT_PUBLIC_KEY_FILE" },
                        jwksPath.map { _ in "RATINGS_JWT_JWKS_FILE" }].compactMap { $0 }
         guard sources.count <= 1 else { throw Options.Problem(message: "set one of \(sources.joined(separator: ", ")), not several") }
@@ -35,29 +35,29 @@ struct Security {
             }
             keyFile = file
             if policy.audience == nil {
-                lines.append("WARNING: \(file.variable) is set without RATINGS_JWT_AUDIENCE: tokens the same provider issued for other services are accepted too; set RATINGS_JWT_AUDIENCE (and RATINGS_JWT_ISSUER)")
+                lines.append((.warning, "WARNING: \(file.variable) is set without RATINGS_JWT_AUDIENCE: tokens the same provider issued for other services are accepted too; set RATINGS_JWT_AUDIENCE (and RATINGS_JWT_ISSUER)"))
             }
         } else {
             verifier = nil
             keyFile = nil
-            lines.append("WARNING: no RATINGS_JWT_SECRET, RATINGS_JWT_PUBLIC_KEY_FILE or RATINGS_JWT_JWKS_FILE: the service runs open; anyone can write any rater's rating")
+            lines.append((.warning, "WARNING: no RATINGS_JWT_SECRET, RATINGS_JWT_PUBLIC_KEY_FILE or RATINGS_JWT_JWKS_FILE: the service runs open; anyone can write any rater's rating"))
         }
         if let verifier {
             var checks = verifier.algorithms.joined(separator: ", ")
             if let issuer = policy.issuer { checks += "; iss \(issuer)" }
             if let audience = policy.audience { checks += "; aud \(audience)" }
-            lines.insert("auth: bearer tokens required for rating writes and reads (\(checks))", at: 0)
+            lines.insert((.info, "auth: bearer tokens required for rating writes and reads (\(checks))"), at: 0)
         }
         let rate = try options.integer("write-rate")
         let burst = try options.integer("write-burst")
         if rate == 0 {
             limiter = nil
-            lines.append("limits: no per-rater write limit (RATINGS_WRITE_RATE=0)")
+            lines.append((.info, "limits: no per-rater write limit (RATINGS_WRITE_RATE=0)"))
         } else {
             limiter = WriteRateLimiter(ratePerSecond: Double(rate), burst: burst)
-            lines.append("limits: \(rate) writes/s per rater, bursts of \(burst)")
+            lines.append((.info, "limits: \(rate) writes/s per rater, bursts of \(burst)"))
         }
-        summary = lines.joined(separator: "\n")
+        notes = lines
     }
 }
 

@@ -2,7 +2,6 @@ import Glibc
 import HTTPServer
 import RatingsAPI
 import RatingsCore
-import JSON
 
 /// What `ratings serve` runs with, read from its flags and environment.
 struct ServeSettings {
@@ -25,8 +24,6 @@ struct ServeSettings {
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         security = try Security(options)
-        let format = logFormat
-        server.errorLog = { message in ErrorLine.write(message, format: format) }
     }
 }
 
@@ -52,20 +49,37 @@ enum ServeCommand {
     }
 
     private static func serve(_ settings: ServeSettings) -> Int32 {
+        let errors: ErrorOutput
+        do {
+            errors = try ErrorOutput(format: settings.logFormat)
+        } catch {
+            FileOutput.error("ratings serve: cannot start the error log's thread: \(error)")
+            return 1
+        }
+        let code = serve(settings, errors: errors)
+        errors.close()
+        if code == 0 { FileOutput.out("stopped") }
+        return code
+    }
+
+    /// Serves until stopped; every line for standard error goes through `errors`.
+    private static func serve(_ settings: ServeSettings, errors: ErrorOutput) -> Int32 {
         let store: any RatingStore, closeStore: () -> Void
         do {
-            (store, closeStore) = try settings.database.openForServing()
+            (store, closeStore) = try settings.database.openForServing(log: { errors.write($0) })
         } catch {
-            FileOutput.error("ratings serve: cannot open database \(settings.database.description): \(error)")
+            errors.write("ratings serve: cannot open database \(settings.database.description): \(error)")
             return 1
         }
         let languages: LanguageCatalog
         do {
             languages = try LanguageCatalog.bundled()
         } catch {
-            FileOutput.error("ratings serve: a language file compiled into this binary is broken: \(error)")
+            errors.write("ratings serve: a language file compiled into this binary is broken: \(error)")
             return 1
         }
+        var serverConfiguration = settings.server
+        serverConfiguration.errorLog = { errors.write($0) }
         let serverMetrics = ServerMetrics()
         var apiConfiguration = APIConfiguration(languages: languages)
         apiConfiguration.defaultScale = settings.defaultScale
@@ -74,10 +88,11 @@ enum ServeCommand {
         apiConfiguration.writeLimiter = settings.security.limiter
         apiConfiguration.logFormat = settings.logFormat
         apiConfiguration.ranking = settings.ranking
-        apiConfiguration.errorLog = settings.server.errorLog
-        FileOutput.error(settings.security.summary)
+        // The API formats its lines itself, with the request id.
+        apiConfiguration.errorLog = { errors.writeFormatted($0) }
+        for note in settings.security.notes { errors.write(note.text, level: note.level) }
         let api = RatingsAPI(store: store, configuration: apiConfiguration)
-        let server = HTTPServer(configuration: settings.server, handler: api.handler, metrics: serverMetrics)
+        let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
         server.drainOnTerminationSignals { signal in
             FileOutput.out("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining")
         }
@@ -85,28 +100,18 @@ enum ServeCommand {
         do {
             port = try server.start()
         } catch {
-            FileOutput.error("ratings serve: cannot listen on \(settings.server.host):\(settings.server.port): \(error)")
+            errors.write("ratings serve: cannot listen on \(settings.server.host):\(settings.server.port): \(error)")
+            closeStore()
             return 1
         }
         let rotation = settings.security.keyFile.flatMap { file in
-            settings.security.verifier.map { KeyRotation(file: file, verifier: $0, log: settings.server.errorLog) }
+            settings.security.verifier.map { KeyRotation(file: file, verifier: $0, errors: errors) }
         }
         defer { rotation?.stop() }
         let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
         FileOutput.out("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))")
         server.waitUntilStopped()
         closeStore()
-        FileOutput.out("stopped")
         return 0
-    }
-}
-
-/// Lines for standard error in the configured log format.
-enum ErrorLine {
-    static func write(_ message: String, format: LogFormat) {
-        switch format {
-        case .text: FileOutput.error(message)
-        case .json: FileOutput.error(#"{"level":"error","message":\#(JSONText.quoted(message))}"#)
-        }
     }
 }

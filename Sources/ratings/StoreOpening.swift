@@ -39,8 +39,8 @@ enum DatabaseChoice {
 
     /// Opens the store for `serve` (migrating first), and what to call once serving has stopped:
     /// the SQLite writer finishes its queue and empties the WAL into the file, the PostgreSQL
-    /// pool finishes its requests.
-    func openForServing() throws -> (store: any RatingStore, close: () -> Void) {
+    /// pool finishes its requests. A failure to stop cleanly goes to `log`.
+    func openForServing(log: @escaping (String) -> Void) throws -> (store: any RatingStore, close: () -> Void) {
         switch self {
         case .sqlite(var configuration):
             configuration.claimsFile = true
@@ -49,7 +49,7 @@ enum DatabaseChoice {
                 do {
                     try store.stop()
                 } catch {
-                    FileOutput.error("ratings serve: could not empty the WAL into \(configuration.path) at stop: \(error)")
+                    log("ratings serve: could not empty the WAL into \(configuration.path) at stop: \(error)")
                 }
             })
         case .postgresql(let configuration):

@@ -1,0 +1,37 @@
+import HTTP1
+import HTTPServer
+import RatingsAPI
+
+/// Standard error while `ratings serve` runs. Every line the service writes there (start-up
+/// notes, failures met by the event loops, the API, key rotation and the store) goes through here,
+/// in the configured format, and is written by a thread of its own (`error-log`): an event loop
+/// that meets a failure hands its line over and goes on, however slowly standard error is read.
+final class ErrorOutput: Sendable {
+    private let format: LogFormat
+    private let writer: LogWriter
+
+    init(format: LogFormat) throws {
+        self.format = format
+        // Every line is written as soon as it is handed over: failures are rare, and an operator
+        // watching the terminal should see one when it happens, not 50 ms later. The writer's own
+        // reports (lines dropped while standard error took nothing) are written from its thread.
+        writer = try LogWriter(fd: 2, name: "error log", threadName: "error-log", wakeBytes: 1) { report in
+            FileOutput.error(ErrorLogLine.make(report, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
+        }
+    }
+
+    /// A failure, or a note at `level`.
+    func write(_ message: String, level: ErrorLogLine.Level = .error) {
+        writer.append(line: ErrorLogLine.make(message, level: level, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
+    }
+
+    /// A line the API already formatted (with its request id).
+    func writeFormatted(_ line: String) {
+        writer.append(line: line)
+    }
+
+    /// Writes what is queued, waiting at most 5 s for standard error to take it. Call once, last.
+    func close() {
+        writer.close()
+    }
+}

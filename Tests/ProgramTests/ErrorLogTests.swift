@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Standard error while the server runs: failures and start-up notes in the chosen format, written
+/// by the error log's own thread, so that a standard error nobody reads holds up no request.
+@Suite("The error log: one line per failure in the chosen format, and a stalled standard error holds up no request", .serialized)
+struct ErrorLogTests {
+    @Test("--log-format json: every line on standard error is one JSON object; a storage failure names its request id, once", .enabled(if: ReadOnlyDiskShim.usable, "sanitizer builds cannot take an LD_PRELOAD shim"))
+    func jsonLines() throws {
+        let directory = try TemporaryDirectory("ratings-error-json")
+        defer { directory.remove() }
+        let shim = try ReadOnlyDiskShim(in: directory)
+        let server = try RatingsProcess(["serve", "--port", "0", "--log-format", "json", "--database", "\(shim.folder)/ratings.sqlite"],
+                                        environment: shim.environment)
+        defer { server.stop() }
+        let port = try #require(server.waitForPort())
+        shim.setReadOnly(true)
+        let refused = try RawHTTPClient.exchange(port: port, "PUT /v1/items/i/ratings/r HTTP/1.1\nHost: t\nX-Request-ID: json-err-1\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}")
+        #expect(refused.status == 503)
+        shim.setReadOnly(false)
+        server.send(SIGTERM)
+        #expect(server.waitForExit(timeout: 20) == 0)
+
+        let objects = try server.stderr.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not one JSON object: \(line)")
+        }
+        for object in objects {
+            #expect(Set(object.keys) == ["time", "level", "requestId", "message"], "\(object)")
+            #expect((object["time"] as? String)?.hasSuffix("Z") == true)
+        }
+        let failures = objects.filter { ($0["message"] as? String)?.hasPrefix("storage failure") == true }
+        #expect(failures.count == 1, "\(server.stderr)")
+        #expect(failures.first?["level"] as? String == "error" && failures.first?["requestId"] as? String == "json-err-1")
+        // The start-up notes take the same form, at their own level.
+        let open = objects.first { ($0["message"] as? String)?.contains("the service runs open") == true }
+        #expect(open?["level"] as? String == "warning" && open?["requestId"] is NSNull)
+        #expect(objects.contains { $0["level"] as? String == "info" && ($0["message"] as? String)?.hasPrefix("limits: ") == true })
+    }
+
+    @Test("a standard error nobody reads holds up no request: 50 failing writes answered 503 at once while it is a full pipe, and every failure's line written once it is read", .enabled(if: ReadOnlyDiskShim.usable, "sanitizer builds cannot take an LD_PRELOAD shim"))
+    func stalledErrorLogHoldsUpNothing() throws {
+        let directory = try TemporaryDirectory("ratings-stalled-errors")
+        defer { directory.remove() }
+        let shim = try ReadOnlyDiskShim(in: directory)
+        let fifo = directory.file("stderr")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let process = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" 2> \"$2\"",
+                                      RatingsProcess.binaryPath, "\(shim.folder)/ratings.sqlite", fifo],
+                                     environment: ["PATH": "/usr/bin:/bin"].merging(shim.environment) { $1 })
+        defer { process.stop() }
+        let errors = open(fifo, O_RDONLY)
+        try #require(errors >= 0)
+        defer { close(errors) }
+        #expect(eventually(timeout: 20) { process.stdout.contains("listening on") })
+        let port = try #require(RatingsProcess.port(inListeningLine: process.stdout))
+
+        // Fill the pipe, so that everything the server writes to standard error from now on waits.
+        let filler = open(fifo, O_WRONLY | O_NONBLOCK)
+        try #require(filler >= 0)
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 512)
+        for size in [512, 1] {  // then byte by byte into the last page's remainder
+            while write(filler, newlines, size) > 0 {}
+            #expect(errno == EAGAIN)
+        }
+        close(filler)
+
+        shim.setReadOnly(true)
+        let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
+        let started = Date()
+        var refused = 0
+        for n in 0..<50 {
+            guard client.send("PUT /v1/items/i/ratings/r\(n) HTTP/1.1\nHost: t\nX-Request-ID: stalled-\(n)\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}"),
+                  let response = try? client.readResponse(), response.status == 503 else { break }
+            refused += 1
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(refused == 50, "the server stopped answering after \(refused) writes")
+        // Not a measurement: a loop that waited for standard error took 2 s for each write.
+        #expect(elapsed < 20, "50 refused writes took \(elapsed) s")
+        #expect(try RawHTTPClient.exchange(port: port, "GET /v1/items/i HTTP/1.1\nHost: t\n\n").status == 200)
+        shim.setReadOnly(false)
+
+        process.send(SIGTERM)
+        var log: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {  // to the end: the server's exit closes the pipe's last writer
+            let count = read(errors, &buffer, buffer.count)
+            if count <= 0 { break }
+            log.append(contentsOf: buffer[0..<count])
+        }
+        #expect(process.waitForExit(timeout: 20) == 0)
+        let lines = String(decoding: log, as: UTF8.self).split(separator: "\n").map(String.init)
+        let failures = lines.filter { $0.contains("storage failure") }
+        #expect(failures.count == 50, "\(lines.suffix(5))")
+        #expect(Set(failures.compactMap { $0.split(separator: ":").first.map(String.init) }) == Set((0..<50).map { "request stalled-\($0)" }))
+        #expect(!lines.contains { $0.contains("dropped") })
+    }
+}
