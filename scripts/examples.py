@@ -42,12 +42,15 @@ def normalized(text):
 class Server:
     """`ratings serve` on a fresh file and an ephemeral port, its output kept."""
 
-    def __init__(self, binary, work, name, environment=None):
+    def __init__(self, binary, work, name, environment=None, separate_errors=False):
+        """Standard error goes with standard output, or to a file of its own (`errors()`)."""
         self.log_path = os.path.join(work, f"{name}.log")
         self.log = open(self.log_path, "w")
+        self.errors_path = os.path.join(work, f"{name}.err")
+        self.errors_file = open(self.errors_path, "w") if separate_errors else None
         env = {**os.environ, **(environment or {})}
         self.process = subprocess.Popen([binary, "serve", "--port", "0", "--database", os.path.join(work, f"{name}.sqlite")],
-                                        stdout=self.log, stderr=subprocess.STDOUT, env=env)
+                                        stdout=self.log, stderr=self.errors_file or subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 20
         while True:
             match = re.search(r"listening on http://[^ ]+:(\d+)", open(self.log_path).read())
@@ -61,10 +64,15 @@ class Server:
     def output(self):
         return open(self.log_path).read()
 
+    def errors(self):
+        return open(self.errors_path).read()
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=20)
         self.log.close()
+        if self.errors_file:
+            self.errors_file.close()
 
 
 class Session:
@@ -207,14 +215,13 @@ def generate(binary, work):
     log_lines = [line for line in server.output().splitlines() if line.startswith("20")]
     examples["access-log-text"] = "\n".join(log_lines[:3])
 
-    json_server = Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"})
+    json_server = Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"}, separate_errors=True)
     try:
         Session(json_server).run(put("dinner-42", "u-17", 4) + " -o /dev/null")
     finally:
         json_server.stop()
-    json_lines = [line for line in json_server.output().splitlines() if line.startswith('{"time"')]
-    examples["access-log-json"] = "\n".join(line for line in json_lines if '"peer"' in line)
-    examples["error-log-json"] = "\n".join(line for line in json_lines if '"level"' in line)
+    examples["access-log-json"] = "\n".join(line for line in json_server.output().splitlines() if '"peer"' in line)
+    examples["error-log-json"] = json_server.errors().strip()
 
     secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
     try:

@@ -9,7 +9,7 @@ public struct APIConfiguration: Sendable {
     /// The OpenAPI document served at `/openapi.yaml`.
     public var openAPIDocument = embeddedOpenAPIDocument
     /// Where server-side failures are written (never to the client): one line each, already in
-    /// `logFormat` (`ErrorLogLine`), without its newline. Called on the event loops, so it must
+    /// `logFormat` (`LogLine`), without its newline. Called on the event loops, so it must
     /// hand the line on rather than wait for its destination. Default: a write to standard error,
     /// for tests and tools whose standard error is a file.
     public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }

@@ -23,6 +23,6 @@ struct ErrorLog: Sendable {
     let write: @Sendable (String) -> Void
 
     func write(_ message: String, requestID: String?) {
-        write(ErrorLogLine.make(message, requestID: requestID, format: format, wallMilliseconds: clock.wallMilliseconds()))
+        write(LogLine.make(message, requestID: requestID, format: format, wallMilliseconds: clock.wallMilliseconds()))
     }
 }

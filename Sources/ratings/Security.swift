@@ -12,14 +12,14 @@ struct Security {
     let keyFile: KeyFile?
     let limiter: WriteRateLimiter?
     /// Lines for standard error at start: what is enforced, and warnings.
-    let notes: [(level: ErrorLogLine.Level, text: String)]
+    let notes: [(level: LogLine.Level, text: String)]
 
     init(_ options: Options) throws {
         let secret = try options.secret("RATINGS_JWT_SECRET")
         let pemPath = try options.text("RATINGS_JWT_PUBLIC_KEY_FILE")
         let jwksPath = try options.text("RATINGS_JWT_JWKS_FILE")
         let policy = JWTVerifier.ClaimPolicy(issuer: try options.text("RATINGS_JWT_ISSUER"), audience: try options.text("RATINGS_JWT_AUDIENCE"))
-        var lines: [(level: ErrorLogLine.Level, text: String)] = []
+        var lines: [(level: LogLine.Level, text: String)] = []
         let sources = [secret.map { _ in "RATINGS_JWT_SECRET" }, pemPath.map { _ in "RATINGS_JWT_PUBLIC_KEY_FILE" },
                        jwksPath.map { _ in "RATINGS_JWT_JWKS_FILE" }].compactMap { $0 }
         guard sources.count <= 1 else { throw Options.Problem(message: "set one of \(sources.joined(separator: ", ")), not several") }

@@ -1,4 +1,5 @@
 import Glibc
+import HTTP1
 import HTTPServer
 import RatingsAPI
 import RatingsCore
@@ -58,8 +59,13 @@ enum ServeCommand {
         }
         let code = serve(settings, errors: errors)
         errors.close()
-        if code == 0 { FileOutput.out("stopped") }
+        if code == 0 { say("stopped", format: settings.logFormat) }
         return code
+    }
+
+    /// One of the program's own lines on standard output, beside the access log and in its format.
+    private static func say(_ text: String, format: LogFormat) {
+        FileOutput.out(LogLine.make(text, level: .info, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
     }
 
     /// Serves until stopped; every line for standard error goes through `errors`.
@@ -93,8 +99,9 @@ enum ServeCommand {
         for note in settings.security.notes { errors.write(note.text, level: note.level) }
         let api = RatingsAPI(store: store, configuration: apiConfiguration)
         let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
+        let format = settings.logFormat
         server.drainOnTerminationSignals { signal in
-            FileOutput.out("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining")
+            say("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining", format: format)
         }
         let port: Int
         do {
@@ -109,7 +116,7 @@ enum ServeCommand {
         }
         defer { rotation?.stop() }
         let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
-        FileOutput.out("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))")
+        say("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))", format: format)
         server.waitUntilStopped()
         closeStore()
         return 0

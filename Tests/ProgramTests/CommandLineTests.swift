@@ -119,7 +119,7 @@ struct CommandLineTests {
         #expect(server.stderr.contains("limits: 1000000 writes/s per rater, bursts of 1000000"))
     }
 
-    @Test("--log-format json writes one JSON object per access-log line, with the request id")
+    @Test("--log-format json: every line on standard output is one JSON object, the access log's with the request id, and the program's own (listening on, draining, stopped) too")
     func jsonLogs() throws {
         let directory = try TemporaryDirectory("ratings-json-log")
         defer { directory.remove() }
@@ -128,9 +128,16 @@ struct CommandLineTests {
         let port = try #require(server.waitForPort())
         _ = try RawHTTPClient.exchange(port: port, "GET /v1/items/x HTTP/1.1\nHost: t\nX-Request-ID: j-1\n\n")
         #expect(server.waitForOutput("\"requestId\":\"j-1\""))
-        let line = try #require(server.stdout.split(separator: "\n").first { $0.contains("j-1") })
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        #expect(object?["status"] as? Int == 200 && object?["target"] as? String == "/v1/items/x")
+        server.send(SIGTERM)
+        #expect(server.waitForExit(timeout: 20) == 0)
+        let objects = try server.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not one JSON object: \(line)")
+        }
+        let access = objects.filter { $0["requestId"] as? String == "j-1" }
+        #expect(access.count == 1 && access.first?["status"] as? Int == 200 && access.first?["target"] as? String == "/v1/items/x")
+        let messages = objects.compactMap { $0["level"] as? String == "info" ? $0["message"] as? String : nil }
+        #expect(messages.first?.hasPrefix("listening on http://127.0.0.1:\(port) ") == true, "\(messages)")
+        #expect(messages.dropFirst() == ["received SIGTERM, draining", "stopped"], "\(messages)")
     }
 
     @Test("RATINGS_JWT_SECRET_FILE: the secret is read from the file, as container secrets are mounted")

@@ -1,9 +1,10 @@
 import HTTP1
 import JSON
 
-/// How one line of the error log (standard error) reads in each `LogFormat`: the one place its
-/// fields are named, for the API's failures and for the program's own notes alike.
-public enum ErrorLogLine {
+/// How a line the service logs about itself reads in each `LogFormat` (a failure on standard error,
+/// a start-up note, "listening on"): the one place its fields are named, for the API's failures
+/// and the program's own lines alike. Access-log lines have their own form (`AccessLogMiddleware`).
+public enum LogLine {
     /// How much a line matters to an operator.
     public enum Level: String, Sendable {
         case info, warning, error
