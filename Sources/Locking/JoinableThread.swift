@@ -20,10 +20,7 @@ public final class JoinableThread: Sendable {
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> JoinableThread {
         // Cut here: Linux refuses a longer name (ERANGE), and the thread would keep the process's.
         let name = name.utf8.prefix(maxNameBytes).map { CChar(bitPattern: $0) } + [0]
-        let box = Unmanaged.passRetained(ThreadBody {
-            _ = pthread_setname_np(pthread_self(), name)
-            body()
-        }).toOpaque()
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
             // Safe: `argument` is the box retained above; it is released exactly once, here.
@@ -35,6 +32,9 @@ public final class JoinableThread: Sendable {
             Unmanaged<ThreadBody>.fromOpaque(box).release()
             throw ThreadStartError(errno: result)
         }
+        // Named from here rather than by the thread itself, so the name is in place once `start`
+        // returns: a server that says it is listening shows every thread under its name.
+        _ = pthread_setname_np(thread, name)
         return JoinableThread(thread: thread)
     }
 
