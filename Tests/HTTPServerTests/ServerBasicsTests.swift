@@ -36,6 +36,42 @@ struct ServerBasicsTests {
         }
     }
 
+    @Test("a pipelined flood behind a slow request: reading pauses once 128 KiB wait and resumes as they are answered, 12,000 requests answered in order")
+    func pipelinedFloodPausesAndResumes() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let client = try RawHTTPClient(port: port, timeoutSeconds: 20)
+            var flood = "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
+            for i in 0..<12_000 { flood += "GET /n/\(i) HTTP/1.1\r\nHost: t\r\n\r\n" }
+            let bytes = Array(flood.utf8)
+            #expect(bytes.count > 3 * 128 * 1024, "more than the server buffers, its socket and ours hold at once")
+            // Sent from another thread while this one reads, as a pipelining client does: the
+            // server stops reading while the slow answer is pending, and the rest waits in the sockets.
+            let fd = client.fd
+            let sent = DispatchSemaphore(value: 0)
+            let complete = Locked(false)
+            DispatchQueue.global().async {
+                var offset = 0
+                while offset < bytes.count {
+                    let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                    if count <= 0 { break }
+                    offset += count
+                }
+                complete.withLock { $0 = offset == bytes.count }
+                sent.signal()
+            }
+            #expect(try client.readResponse().text == "slow done")
+            for i in 0..<12_000 {
+                let text = try client.readResponse().text
+                guard text.hasPrefix("GET /n/\(i) ") else {
+                    Issue.record("request \(i) got \(text)")
+                    break
+                }
+            }
+            sent.wait()
+            #expect(complete.withLock { $0 })
+        }
+    }
+
     @Test("every response has Date and Content-Length; HEAD has the length but no body")
     func headAndHeaders() async throws {
         try await withTestServer(handler: echoHandler) { port, _ in
