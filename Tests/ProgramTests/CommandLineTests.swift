@@ -97,14 +97,12 @@ struct CommandLineTests {
         let result = try RatingsProcess.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.range(of: #"^ratings \d+\.\d+\.\d+ \(commit [0-9a-f]{40}\)\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        git.arguments = ["-C", URL(fileURLWithPath: #filePath).deletingLastPathComponent().path, "rev-parse", "HEAD"]
-        let pipe = Pipe()
-        git.standardOutput = pipe
-        try git.run()
-        git.waitUntilExit()
-        let head = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Through posix_spawn: Foundation's Process.waitUntilExit can hang while other tests spawn.
+        let git = try Subprocess(["/usr/bin/git", "-C", URL(fileURLWithPath: #filePath).deletingLastPathComponent().path, "rev-parse", "HEAD"],
+                                 environment: ["PATH": "/usr/bin:/bin"])
+        defer { git.stop() }
+        #expect(git.waitForExit(timeout: 60) == 0, "\(git.stderr)")
+        let head = git.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(result.stdout.contains("(commit \(head))"))
     }
 

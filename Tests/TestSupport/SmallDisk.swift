@@ -20,12 +20,12 @@ public final class SmallDisk {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// The tool's exit status, -1 if it did not end within a minute. Through `Subprocess`
+    /// (posix_spawn): Foundation's `Process.waitUntilExit` was seen to hang for good on a child
+    /// that had exited while other tests started processes.
     private static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = try Subprocess([tool] + arguments, environment: ["PATH": "/usr/bin:/bin"])
+        defer { process.stop() }
+        return process.waitForExit(timeout: 60) ?? -1
     }
 }
