@@ -20,7 +20,13 @@ public final class JoinableThread: Sendable {
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> JoinableThread {
         // Cut here: Linux refuses a longer name (ERANGE), and the thread would keep the process's.
         let name = name.utf8.prefix(maxNameBytes).map { CChar(bitPattern: $0) } + [0]
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        // Named twice, both by the thread itself, so its body runs under its name from its first
+        // instruction, and by the starter below, so the name is in place once `start` returns
+        // (a server that says it is listening shows every thread under its name).
+        let box = Unmanaged.passRetained(ThreadBody {
+            _ = pthread_setname_np(pthread_self(), name)
+            body()
+        }).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
             // Safe: `argument` is the box retained above; it is released exactly once, here.
@@ -32,8 +38,6 @@ public final class JoinableThread: Sendable {
             Unmanaged<ThreadBody>.fromOpaque(box).release()
             throw ThreadStartError(errno: result)
         }
-        // Named from here rather than by the thread itself, so the name is in place once `start`
-        // returns: a server that says it is listening shows every thread under its name.
         _ = pthread_setname_np(thread, name)
         return JoinableThread(thread: thread)
     }
