@@ -44,27 +44,12 @@ struct ErrorLogTests {
         let directory = try TemporaryDirectory("ratings-stalled-errors")
         defer { directory.remove() }
         let shim = try ReadOnlyDiskShim(in: directory)
-        let fifo = directory.file("stderr")
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let process = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" 2> \"$2\"",
-                                      RatingsProcess.binaryPath, "\(shim.folder)/ratings.sqlite", fifo],
-                                     environment: ["PATH": "/usr/bin:/bin"].merging(shim.environment) { $1 })
-        defer { process.stop() }
-        let errors = open(fifo, O_RDONLY)
-        try #require(errors >= 0)
-        defer { close(errors) }
-        #expect(eventually(timeout: 20) { process.stdout.contains("listening on") })
-        let port = try #require(RatingsProcess.port(inListeningLine: process.stdout))
-
+        let server = try ServerWritingToFIFO(in: directory, writing: .errors, database: "\(shim.folder)/ratings.sqlite",
+                                             environment: shim.environment)
+        defer { server.stop() }
+        let port = server.port
         // Fill the pipe, so that everything the server writes to standard error from now on waits.
-        let filler = open(fifo, O_WRONLY | O_NONBLOCK)
-        try #require(filler >= 0)
-        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 512)
-        for size in [512, 1] {  // then byte by byte into the last page's remainder
-            while write(filler, newlines, size) > 0 {}
-            #expect(errno == EAGAIN)
-        }
-        close(filler)
+        #expect(server.fill())
 
         shim.setReadOnly(true)
         let client = try RawHTTPClient(port: port, timeoutSeconds: 5)
@@ -82,15 +67,9 @@ struct ErrorLogTests {
         #expect(try RawHTTPClient.exchange(port: port, "GET /v1/items/i HTTP/1.1\nHost: t\n\n").status == 200)
         shim.setReadOnly(false)
 
-        process.send(SIGTERM)
-        var log: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {  // to the end: the server's exit closes the pipe's last writer
-            let count = read(errors, &buffer, buffer.count)
-            if count <= 0 { break }
-            log.append(contentsOf: buffer[0..<count])
-        }
-        #expect(process.waitForExit(timeout: 20) == 0)
+        server.process.send(SIGTERM)
+        let log = server.readToEnd(chunkSize: 65_536) // to the end: the server's exit closes the pipe's last writer
+        #expect(server.process.waitForExit(timeout: 20) == 0)
         let lines = String(decoding: log, as: UTF8.self).split(separator: "\n").map(String.init)
         let failures = lines.filter { $0.contains("storage failure") }
         #expect(failures.count == 50, "\(lines.suffix(5))")

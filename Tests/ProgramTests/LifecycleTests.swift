@@ -56,19 +56,15 @@ struct LifecycleTests {
         // Make a little room, so that the log's writer fills it and waits again in the middle of a
         // write (and of a line); the drain's line, printed on SIGTERM, then waits for room beside it.
         var log: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let first = read(server.output, &buffer, 16_384)
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        let first = read(server.readEnd, &buffer, 16_384)
         if first > 0 { log.append(contentsOf: buffer[0..<first]) }
         usleep(50_000)
         server.process.send(SIGTERM)
         usleep(100_000)
         // Now read the log to its end, a page at a time, so that the writer and that line meet
         // at many cut points: every request's line, none lost.
-        while true {
-            let count = read(server.output, &buffer, 4_096)
-            if count <= 0 { break }
-            log.append(contentsOf: buffer[0..<count])
-        }
+        log += server.readToEnd(chunkSize: 4_096)
         #expect(server.process.waitForExit(timeout: 10) == 0)
         let lines = String(decoding: log, as: UTF8.self).split(separator: "\n")
         let accessLine = #"^\S+ \S+ "GET /v1/items/unread-\d HTTP/1\.1" 200 \d+ \d+us id=\S+$"#
@@ -94,14 +90,7 @@ struct LifecycleTests {
                   (try? client.readResponse())?.status == 200 else { break }
         }
         // Fill what room the pipe has left, so that everything the server writes from now on waits.
-        let filler = open(server.fifo, O_WRONLY | O_NONBLOCK)
-        #expect(filler >= 0)
-        defer { close(filler) }
-        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 512)
-        for size in [512, 1] {  // then byte by byte into the last page's remainder
-            while write(filler, newlines, size) > 0 {}
-            #expect(errno == EAGAIN)
-        }
+        #expect(server.fill())
         server.process.send(SIGTERM)
         #expect(server.process.waitForExit(timeout: 20) == 0)
         #expect(server.process.stderr.contains("access log: its destination took nothing for 5 s"), "\(server.process.stderr)")
@@ -228,41 +217,6 @@ struct LifecycleTests {
 }
 
 import Locking
-
-/// `ratings serve` with its standard output a FIFO that the test reads only when it chooses:
-/// the "listening on" line is read at start, nothing after it.
-private struct ServerWritingToFIFO {
-    let fifo: String
-    let process: Subprocess
-    /// The FIFO's read end.
-    let output: Int32
-    let port: Int
-
-    init(in directory: TemporaryDirectory) throws {
-        fifo = directory.file("stdout")
-        guard mkfifo(fifo, 0o600) == 0 else { throw RawHTTPClient.ClientError.malformed("mkfifo failed (errno \(errno))") }
-        // The shell opens the pipe for the server's standard output and becomes the server.
-        process = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" > \"$2\"",
-                                  RatingsProcess.binaryPath, directory.file("db.sqlite"), fifo],
-                                 environment: ["PATH": "/usr/bin:/bin"])
-        output = open(fifo, O_RDONLY)
-        var head: [UInt8] = []
-        var byte: UInt8 = 0
-        while output >= 0, !head.contains(UInt8(ascii: "\n")), read(output, &byte, 1) == 1 { head.append(byte) }
-        guard let port = RatingsProcess.port(inListeningLine: String(decoding: head, as: UTF8.self)) else {
-            process.stop()
-            if output >= 0 { close(output) }
-            throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
-        }
-        self.port = port
-    }
-
-    /// Kills the server if it still runs and closes the read end.
-    func stop() {
-        process.stop()
-        close(output)
-    }
-}
 
 /// Ratings the server answered 201 for, recorded by concurrent writers.
 private final class Acknowledged: Sendable {
