@@ -3,8 +3,12 @@
 # request: the release server pinned to core 1, wrk on core 0, perf uprobes on malloc,
 # swift_retain and swift_release counted over a 3-second load and divided by the requests wrk
 # completed; for writes, a second load without the uprobes (which slow the loop and so change how
-# writes group) counts the fdatasync calls. Counts, unlike times, barely move with a noisy machine,
-# so they show what a change to the request path saved. Needs root (uprobes).
+# writes group) counts the system calls by thread: the requests per fdatasync in the first table,
+# and a second table that sets the writer's file system calls per `PUT` beside those the C
+# reference (bench/sqlite-ceiling.c) makes per rating written, with as many ratings into as fresh a
+# database (its set-up, the migrations and the 10,000 items, counted alone and taken off). Counts,
+# unlike times, barely move with a noisy machine, so they show what a change to the request path
+# saved. Needs root (uprobes).
 #   scripts/count-per-request.sh                  # the current tree
 #   scripts/count-per-request.sh --binary PATH    # another build, e.g. an older commit's
 set -euo pipefail
@@ -18,11 +22,11 @@ perf probe -q -x "$libc" -a "ratings_count:count_malloc=malloc"
 perf probe -q -x "$swift_core" -a "ratings_count:count_retain=swift_retain" -a "ratings_count:count_release=swift_release"
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
-load() { # load NAME PATH SCRIPT EVENTS: prints "requests" after a 3 s load, perf counts in $work/stat
+load() { # load NAME PATH SCRIPT EVENTS [PERF_OPTION...]: prints "requests" after a 3 s load, perf counts in $work/stat
     local extra
     read -ra extra <<<"$(wrk_script "$work" "$3")"
     taskset -c 0 wrk -t1 -c64 -d1s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null # warm up
-    perf stat -x, -e "$4" -p "$server" -o "$work/stat" -- sleep 3.4 &
+    perf stat -x, "${@:5}" -e "$4" -p "$server" -o "$work/stat" -- sleep 3.4 &
     local recorder=$!
     sleep 0.2
     local requests
@@ -32,10 +36,11 @@ load() { # load NAME PATH SCRIPT EVENTS: prints "requests" after a 3 s load, per
 }
 
 count() { # count NAME PATH [SCRIPT]
-    local requests syncs="" writes
+    local requests syncs=""
     if [ "$2" = / ]; then
-        writes=$(load "$1" "$2" "${3:-}" syscalls:sys_enter_fdatasync)
-        syncs=$(awk -F, -v n="$writes" '/fdatasync/ && $1 > 0 { printf "%.1f", n / $1 }' "$work/stat")
+        writes=$(load "$1" "$2" "${3:-}" "$(syscall_events)" --per-thread)
+        cp "$work/stat" "$work/write-syscalls"
+        syncs=$(awk -F, -v n="$writes" '/fdatasync/ && $2 > 0 { s += $2 } END { if (s) printf "%.1f", n / s }' "$work/stat")
     fi
     requests=$(load "$1" "$2" "${3:-}" ratings_count:count_malloc,ratings_count:count_retain,ratings_count:count_release)
     awk -F, -v name="$1" -v n="$requests" -v syncs="$syncs" '
@@ -43,9 +48,35 @@ count() { # count NAME PATH [SCRIPT]
         END { printf "| %s | %.1f | %.1f | %.1f | %s |\n", name, m / n, r / n, d / n, syncs }' "$work/stat"
 }
 
+# The system calls of the second table, in its order: the file's, the writer's hand-over, the socket's.
+calls=(pwrite64 pread64 fdatasync fcntl futex sched_yield read write sendto recvfrom epoll_wait)
+syscall_events() { local call; for call in "${calls[@]}"; do printf 'syscalls:sys_enter_%s,' "$call"; done | sed 's/,$//'; }
+
 echo "| per request | malloc | swift_retain | swift_release | requests per WAL sync |"
 echo "|---|---:|---:|---:|---:|"
 count '`GET /v1/items/{id}`, hot summary' /v1/items/bench-37
 count '`GET /v1/display`' "/v1/display?value=3.3&max=5"
 count '`GET /v1/items?ids=`, 20 ids' /v1/items get-batch.lua
 count 'durable `PUT` (SQLite'"'"'s own allocations included)' / put-ratings.lua
+
+# The C reference, as scripts/bench.sh builds and runs it: once with no time to write (its set-up
+# alone), then for as many ratings as the server's PUT load wrote (in whole commits of 64).
+gcc -O2 -o "$work/sqlite-ceiling" bench/sqlite-ceiling.c -lsqlite3
+migrations=(migrations/sqlite/*.sql)
+reference() { # reference SECONDS RATINGS FILE: the reference's system calls into FILE
+    rm -f "$work"/ceiling.sqlite*
+    perf stat -x, -e "$(syscall_events)" -o "$3" -- taskset -c 1 "$work/sqlite-ceiling" "$work/ceiling.sqlite" "$1" "$2" "${migrations[@]}" >/dev/null
+}
+reference 0 0 "$work/set-up"
+reference 600 "$writes" "$work/reference"
+echo
+echo "| system calls per durable write | the server's \`sqlite-writer\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating |"
+echo "|---|---:|---:|---:|"
+for call in "${calls[@]}"; do
+    awk -F, -v call="syscalls:sys_enter_$call" -v n="$writes" '
+        FILENAME ~ /write-syscalls$/ && $4 == call { if ($1 ~ /^sqlite-writer-/) w += $2; else o += $2 }
+        FILENAME ~ /set-up$/ && $3 == call { s = $1 }
+        FILENAME ~ /reference$/ && $3 == call { r = $1 }
+        END { printf "| `%s` | %.3f | %.3f | %.3f |\n", substr(call, 20), w / n, o / n, (r - s) / (int((n + 63) / 64) * 64) }' \
+        "$work/write-syscalls" "$work/set-up" "$work/reference"
+done
