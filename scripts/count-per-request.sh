@@ -5,8 +5,8 @@
 # completed; for writes, a second load without the uprobes (which slow the loop and so change how
 # writes group) counts the system calls by thread: the requests per fdatasync in the first table,
 # and a second table that sets the writer's file system calls per `PUT` beside those the C
-# reference (bench/sqlite-ceiling.c) makes per rating written, with as many ratings into as fresh a
-# database (its set-up, the migrations and the 10,000 items, counted alone and taken off). Counts,
+# reference (bench/sqlite-ceiling.c) makes per rating written, into a database that holds as many
+# ratings as the server's did (its warm-up's). Counts,
 # unlike times, barely move with a noisy machine, so they show what a change to the request path
 # saved. Needs root (uprobes).
 #   scripts/count-per-request.sh                  # the current tree
@@ -25,7 +25,8 @@ PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 load() { # load NAME PATH SCRIPT EVENTS [PERF_OPTION...]: prints "requests" after a 3 s load, perf counts in $work/stat
     local extra
     read -ra extra <<<"$(wrk_script "$work" "$3")"
-    taskset -c 0 wrk -t1 -c64 -d1s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null # warm up
+    taskset -c 0 wrk -t1 -c64 -d1s "${extra[@]}" "http://127.0.0.1:$port$2" \
+        | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' >"$work/warm-up" # warm up
     perf stat -x, "${@:5}" -e "$4" -p "$server" -o "$work/stat" -- sleep 3.4 &
     local recorder=$!
     sleep 0.2
@@ -40,6 +41,7 @@ count() { # count NAME PATH [SCRIPT]
     if [ "$2" = / ]; then
         writes=$(load "$1" "$2" "${3:-}" "$(syscall_events)" --per-thread)
         cp "$work/stat" "$work/write-syscalls"
+        cp "$work/warm-up" "$work/write-warm-up"
         syncs=$(awk -F, -v n="$writes" '/fdatasync/ && $2 > 0 { s += $2 } END { if (s) printf "%.1f", n / s }' "$work/stat")
     fi
     requests=$(load "$1" "$2" "${3:-}" ratings_count:count_malloc,ratings_count:count_retain,ratings_count:count_release)
@@ -59,24 +61,29 @@ count '`GET /v1/display`' "/v1/display?value=3.3&max=5"
 count '`GET /v1/items?ids=`, 20 ids' /v1/items get-batch.lua
 count 'durable `PUT` (SQLite'"'"'s own allocations included)' / put-ratings.lua
 
-# The C reference, as scripts/bench.sh builds and runs it: once with no time to write (its set-up
-# alone), then for as many ratings as the server's PUT load wrote (in whole commits of 64).
+# The C reference, as scripts/bench.sh builds and runs it, from a fresh database each time: once
+# for as many ratings as the server's warm-up wrote, once for those and the counted load's too; the
+# difference is what the counted ratings cost it, each run writing whole commits of 64.
 gcc -O2 -o "$work/sqlite-ceiling" bench/sqlite-ceiling.c -lsqlite3
 migrations=(migrations/sqlite/*.sql)
-reference() { # reference SECONDS RATINGS FILE: the reference's system calls into FILE
+reference() { # reference RATINGS FILE: the reference's system calls into FILE
     rm -f "$work"/ceiling.sqlite*
-    perf stat -x, -e "$(syscall_events)" -o "$3" -- taskset -c 1 "$work/sqlite-ceiling" "$work/ceiling.sqlite" "$1" "$2" "${migrations[@]}" >/dev/null
+    perf stat -x, -e "$(syscall_events)" -o "$2" -- taskset -c 1 "$work/sqlite-ceiling" "$work/ceiling.sqlite" 600 "$1" "${migrations[@]}" >/dev/null
 }
-reference 0 0 "$work/set-up"
-reference 600 "$writes" "$work/reference"
+whole_commits() { echo $(( ($1 + 63) / 64 * 64 )); }
+warm_up=$(cat "$work/write-warm-up")
+[ "${warm_up:-0}" -gt 0 ] || { echo "the PUT warm-up wrote nothing" >&2; exit 1; } # 0 would mean "no limit"
+reference "$warm_up" "$work/before"
+reference $((warm_up + writes)) "$work/reference"
+counted=$(( $(whole_commits $((warm_up + writes))) - $(whole_commits "$warm_up") ))
 echo
 echo "| system calls per durable write | the server's \`sqlite-writer\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating |"
 echo "|---|---:|---:|---:|"
 for call in "${calls[@]}"; do
-    awk -F, -v call="syscalls:sys_enter_$call" -v n="$writes" '
+    awk -F, -v call="syscalls:sys_enter_$call" -v n="$writes" -v counted="$counted" '
         FILENAME ~ /write-syscalls$/ && $4 == call { if ($1 ~ /^sqlite-writer-/) w += $2; else o += $2 }
-        FILENAME ~ /set-up$/ && $3 == call { s = $1 }
+        FILENAME ~ /before$/ && $3 == call { b = $1 }
         FILENAME ~ /reference$/ && $3 == call { r = $1 }
-        END { printf "| `%s` | %.3f | %.3f | %.3f |\n", substr(call, 20), w / n, o / n, (r - s) / (int((n + 63) / 64) * 64) }' \
-        "$work/write-syscalls" "$work/set-up" "$work/reference"
+        END { printf "| `%s` | %.3f | %.3f | %.3f |\n", substr(call, 20), w / n, o / n, (r - b) / counted }' \
+        "$work/write-syscalls" "$work/before" "$work/reference"
 done
