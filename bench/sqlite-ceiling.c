@@ -7,12 +7,14 @@
  * default) and a counter, and the benchmark passes the prefix the server's raters just had, so both
  * write rows of one size. It stops after SECONDS, or once it has written RATINGS (rounded
  * up to whole commits) when RATINGS is not 0: the benchmark has it write as many ratings as the
- * server has just written into a database as fresh as its own.
+ * server has just written into a database as fresh as its own. RATINGS_PER_COMMIT (from the
+ * environment, 64 by default, which the benchmark keeps) sets the group size for a comparison at the
+ * server's own group size (scripts/count-per-request.sh prints it as requests per WAL sync).
  *
  *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...
  *   prints: ratings_per_second=N commits=N user_us=N system_us=N (CPU per rating, writes only)
  *           commit_p99_ms=N commit_max_ms=N (each commit from BEGIN to COMMIT's return: how long a
- *           group of 64 waits here, the disk's own stalls included)
+ *           group waits here, the disk's own stalls included)
  */
 #include <malloc.h>
 #include <sqlite3.h>
@@ -123,13 +125,15 @@ int main(int argc, char **argv) {
     char rater[96];
     const char *rater_prefix = getenv("RATER_PREFIX") ? getenv("RATER_PREFIX") : "c-";
     if (strlen(rater_prefix) > 64) { fprintf(stderr, "RATER_PREFIX is too long\n"); return 2; }
+    int per_commit = getenv("RATINGS_PER_COMMIT") ? atoi(getenv("RATINGS_PER_COMMIT")) : 64;
+    if (per_commit < 1) { fprintf(stderr, "RATINGS_PER_COMMIT must be a whole number from 1\n"); return 2; }
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     long long now_ms = wall.tv_sec * 1000LL + wall.tv_nsec / 1000000; /* as the server stamps a rating */
     while (now() - started < seconds && (limit == 0 || written < limit) && commits < MAX_COMMITS) {
         double commit_started = now();
         check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
-        for (int i = 0; i < 64; i++, written++) {
+        for (int i = 0; i < per_commit; i++, written++) {
             snprintf(id, sizeof id, "bench-%ld", written % 10000);
             snprintf(rater, sizeof rater, "%s%ld", rater_prefix, written);
             int stars = (int)(written % 5) + 1;

@@ -6,7 +6,8 @@
 # writes group) counts the system calls by thread: the requests per fdatasync in the first table,
 # and a second table that sets the writer's file system calls per `PUT` beside those the C
 # reference (bench/sqlite-ceiling.c) makes per rating written, into a database that holds as many
-# ratings as the server's did (its warm-up's). Counts,
+# ratings as the server's did (its warm-up's), with 64 ratings per commit and with the server's own
+# group size. Counts,
 # unlike times, barely move with a noisy machine, so they show what a change to the request path
 # saved. Needs root (uprobes).
 #   scripts/count-per-request.sh                  # the current tree
@@ -43,6 +44,7 @@ count() { # count NAME PATH [SCRIPT]
         cp "$work/stat" "$work/write-syscalls"
         cp "$work/warm-up" "$work/write-warm-up"
         syncs=$(awk -F, -v n="$writes" '/fdatasync/ && $2 > 0 { s += $2 } END { if (s) printf "%.1f", n / s }' "$work/stat")
+        server_group=$(printf '%.0f' "${syncs:-64}")
     fi
     requests=$(load "$1" "$2" "${3:-}" ratings_count:count_malloc,ratings_count:count_retain,ratings_count:count_release)
     awk -F, -v name="$1" -v n="$requests" -v syncs="$syncs" '
@@ -63,27 +65,36 @@ count 'durable `PUT` (SQLite'"'"'s own allocations included)' / put-ratings.lua
 
 # The C reference, as scripts/bench.sh builds and runs it, from a fresh database each time: once
 # for as many ratings as the server's warm-up wrote, once for those and the counted load's too; the
-# difference is what the counted ratings cost it, each run writing whole commits of 64.
+# difference is what the counted ratings cost it. It runs with its 64 ratings per commit, and again
+# with the server's own group size (its requests per WAL sync, rounded), so the table shows how much
+# of any difference the group size alone makes.
 gcc -O2 -o "$work/sqlite-ceiling" bench/sqlite-ceiling.c -lsqlite3
 migrations=(migrations/sqlite/*.sql)
-reference() { # reference RATINGS FILE: the reference's system calls into FILE
-    rm -f "$work"/ceiling.sqlite*
-    perf stat -x, -e "$(syscall_events)" -o "$2" -- taskset -c 1 "$work/sqlite-ceiling" "$work/ceiling.sqlite" 600 "$1" "${migrations[@]}" >/dev/null
-}
-whole_commits() { echo $(( ($1 + 63) / 64 * 64 )); }
 warm_up=$(cat "$work/write-warm-up")
 [ "${warm_up:-0}" -gt 0 ] || { echo "the PUT warm-up wrote nothing" >&2; exit 1; } # 0 would mean "no limit"
-reference "$warm_up" "$work/before"
-reference $((warm_up + writes)) "$work/reference"
-counted=$(( $(whole_commits $((warm_up + writes))) - $(whole_commits "$warm_up") ))
+reference() { # reference GROUP FILE: "call,per rating" lines for the counted ratings, GROUP per commit
+    local run ratings=$warm_up
+    for run in before after; do
+        rm -f "$work"/ceiling.sqlite*
+        perf stat -x, -e "$(syscall_events)" -o "$work/$run" -- env RATINGS_PER_COMMIT="$1" taskset -c 1 \
+            "$work/sqlite-ceiling" "$work/ceiling.sqlite" 600 "$ratings" "${migrations[@]}" >/dev/null
+        ratings=$((warm_up + writes))
+    done
+    # Each run writes whole commits.
+    local counted=$(( (warm_up + writes + $1 - 1) / $1 * $1 - (warm_up + $1 - 1) / $1 * $1 ))
+    awk -F, -v counted="$counted" '/syscalls/ { if (FILENAME ~ /before$/) b[$3] = $1; else printf "%s,%.3f\n", substr($3, 20), ($1 - b[$3]) / counted }' \
+        "$work/before" "$work/after" >"$2"
+}
+reference 64 "$work/reference-64"
+reference "$server_group" "$work/reference-server-group"
 echo
-echo "| system calls per durable write | the server's \`sqlite-writer\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating |"
-echo "|---|---:|---:|---:|"
+echo "| system calls per durable write | the server's \`sqlite-writer\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating, 64 per commit | C reference, $server_group per commit |"
+echo "|---|---:|---:|---:|---:|"
 for call in "${calls[@]}"; do
-    awk -F, -v call="syscalls:sys_enter_$call" -v n="$writes" -v counted="$counted" '
-        FILENAME ~ /write-syscalls$/ && $4 == call { if ($1 ~ /^sqlite-writer-/) w += $2; else o += $2 }
-        FILENAME ~ /before$/ && $3 == call { b = $1 }
-        FILENAME ~ /reference$/ && $3 == call { r = $1 }
-        END { printf "| `%s` | %.3f | %.3f | %.3f |\n", substr(call, 20), w / n, o / n, (r - b) / counted }' \
-        "$work/write-syscalls" "$work/before" "$work/reference"
+    awk -F, -v call="$call" -v n="$writes" '
+        FILENAME ~ /write-syscalls$/ && $4 == "syscalls:sys_enter_" call { if ($1 ~ /^sqlite-writer-/) w += $2; else o += $2 }
+        FILENAME ~ /reference-64$/ && $1 == call { r64 = $2 }
+        FILENAME ~ /reference-server-group$/ && $1 == call { rs = $2 }
+        END { printf "| `%s` | %.3f | %.3f | %s | %s |\n", call, w / n, o / n, r64, rs }' \
+        "$work/write-syscalls" "$work/reference-64" "$work/reference-server-group"
 done
