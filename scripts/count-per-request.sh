@@ -7,9 +7,8 @@
 # and a second table that sets the writer's file system calls per `PUT` beside those the C
 # reference (bench/sqlite-ceiling.c) makes per rating written, into a database that holds as many
 # ratings as the server's did (its warm-up's), with 64 ratings per commit and with the server's own
-# group size. Counts,
-# unlike times, barely move with a noisy machine, so they show what a change to the request path
-# saved. Needs root (uprobes).
+# group size. Counts, unlike times, barely move with a noisy machine, so they show what a change to
+# the request path saved. Needs root (uprobes).
 #   scripts/count-per-request.sh                  # the current tree
 #   scripts/count-per-request.sh --binary PATH    # another build, e.g. an older commit's
 set -euo pipefail
