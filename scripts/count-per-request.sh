@@ -67,7 +67,8 @@ count 'durable `PUT` (SQLite'"'"'s own allocations included)' / put-ratings.lua
 # difference is what the counted ratings cost it. It runs with its 64 ratings per commit, and again
 # with the server's own group size (its requests per WAL sync, rounded), so the table shows how much
 # of any difference the group size alone makes.
-gcc -O2 -o "$work/sqlite-ceiling" bench/sqlite-ceiling.c -lsqlite3
+# Built by the benchmark's own SQLiteCeiling, into $work/sqlite-ceiling.
+PYTHONPATH=bench python3 -c "import benchlib, sys; benchlib.SQLiteCeiling(sys.argv[1])" "$work"
 migrations=(migrations/sqlite/*.sql)
 warm_up=$(cat "$work/write-warm-up")
 [ "${warm_up:-0}" -gt 0 ] || { echo "the PUT warm-up wrote nothing" >&2; exit 1; } # 0 would mean "no limit"
