@@ -1,4 +1,3 @@
-import HTTP1
 import HTTPServer
 import RatingsAPI
 
@@ -16,13 +15,13 @@ final class ErrorOutput: Sendable {
         // watching the terminal should see one when it happens, not 50 ms later. The writer's own
         // reports (lines dropped while standard error took nothing) are written from its thread.
         writer = try LogWriter(fd: 2, name: "error log", threadName: "error-log", wakeBytes: 1) { report in
-            FileOutput.error(LogLine.make(report, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
+            FileOutput.error(LogLine.now(report, format: format))
         }
     }
 
     /// A failure, or a note at `level`.
     func write(_ message: String, level: LogLine.Level = .error) {
-        writer.append(line: LogLine.make(message, level: level, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
+        writer.append(line: LogLine.now(message, level: level, format: format))
     }
 
     /// A line the API already formatted (with its request id).

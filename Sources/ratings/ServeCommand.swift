@@ -1,5 +1,4 @@
 import Glibc
-import HTTP1
 import HTTPServer
 import RatingsAPI
 import RatingsCore
@@ -65,7 +64,7 @@ enum ServeCommand {
 
     /// One of the program's own lines on standard output, beside the access log and in its format.
     private static func say(_ text: String, format: LogFormat) {
-        FileOutput.out(LogLine.make(text, level: .info, format: format, wallMilliseconds: SystemClock.wallMilliseconds()))
+        FileOutput.out(LogLine.now(text, level: .info, format: format))
     }
 
     /// Serves until stopped; every line for standard error goes through `errors`.
