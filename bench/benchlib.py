@@ -412,11 +412,16 @@ class SQLiteCeiling:
         self.workdir = workdir
         self.binary = os.path.join(workdir, "sqlite-ceiling")
         subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "sqlite-ceiling.c"), "-lsqlite3"], check=True)
-        migrations = os.path.join(ROOT, "migrations", "sqlite")
-        self.migrations = [os.path.join(migrations, name) for name in sorted(os.listdir(migrations)) if name.endswith(".sql")]
+        self.migrations = self.migration_files()
         self.cpu_us = [] # per run: CPU time per rating written, user and kernel
         self.steal_pct = [] # per run: the hypervisor's steal meanwhile
         self.commit_ms = [] # per run: the slowest 1 % of commits and the slowest, in ms
+
+    @staticmethod
+    def migration_files():
+        """The SQLite migrations, in order."""
+        folder = os.path.join(ROOT, "migrations", "sqlite")
+        return [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".sql")]
 
     def run(self, seconds, ratings=0, run=""):
         """Ratings per second over `seconds`, or until `ratings` are written when not 0; the raters
@@ -432,6 +437,37 @@ class SQLiteCeiling:
         self.cpu_us.append({key: float(re.search(key + r"=([0-9.]+)", output).group(1)) for key in ("user_us", "system_us")})
         self.commit_ms.append({key: float(re.search(f"commit_{key}" + r"=([0-9.]+)", output).group(1)) for key in ("p99_ms", "max_ms")})
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
+
+
+class PutFloor:
+    """bench/put-floor-server.c on a fresh database, pinned like the server: the least a server can
+    do to answer bench/put-ratings.lua's PUTs durably (one thread, the reference's statements, one
+    transaction per turn of its loop), for scripts/put-floor.sh. `answer_bytes` is the length of
+    each answer, the service's own so the loopback TCP work matches."""
+
+    def __init__(self, workdir, answer_bytes):
+        self.workdir, self.answer_bytes = workdir, answer_bytes
+        self.binary = os.path.join(workdir, "put-floor-server")
+        subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "put-floor-server.c"), "-lsqlite3"], check=True)
+        self.migrations = SQLiteCeiling.migration_files()
+
+    def start(self):
+        """Starts a fresh one; returns its process and base URL."""
+        database = os.path.join(self.workdir, "floor.sqlite")
+        remove_database(database)
+        process = subprocess.Popen(["taskset", "-c", SERVER_CPU, self.binary, database, *self.migrations],
+                                   stdout=subprocess.PIPE, text=True, env={**os.environ, "ANSWER_BYTES": str(self.answer_bytes)})
+        match = re.search(r"listening on (http://\S+)", process.stdout.readline())
+        if not match:
+            raise SystemExit("the floor server did not start")
+        return process, match.group(1)
+
+    @staticmethod
+    def stop(process):
+        """Stops it; returns its own count of the requests it answered."""
+        process.send_signal(signal.SIGTERM)
+        output = process.communicate(timeout=30)[0]
+        return int(re.search(r"requests=(\d+)", output).group(1))
 
 
 class PostgresCluster:
