@@ -7,9 +7,11 @@ references on the same machine in the same run.
   display GET and the batch GET run in alternating rounds; each figure is the median of the
   rounds, and each ratio the median of the rounds' own ratios.
 - Durable writes against bench/sqlite-ceiling.c: the store's own statements for a new rating
-  straight on SQLite, synchronous=FULL, 64 ratings per commit. In each round a server on a fresh
-  database takes the PUT load, then the C reference writes as many ratings into a fresh database
-  of its own, so both write the same rows into the same size of database.
+  straight on SQLite, synchronous=FULL, 64 ratings per commit. In each round the C floor
+  (bench/put-floor-server.c: those statements behind the least HTTP server that answers the same
+  load) and a server on a fresh database take the PUT load, then the C reference writes as many
+  ratings as the server did into a fresh database of its own, so both write the same rows into
+  the same size of database.
 
 Server and references pinned to core 1, wrk (-t1) to core 0; keep-alive; 64 connections unless
 a table says otherwise. Writes bench/results/<date>-<kind>.json (<date>-<n>-<kind>.json for the
@@ -18,9 +20,9 @@ Run it with scripts/bench.sh.
 """
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
-from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, RSSSampler, Server, SQLiteCeiling,
+from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
                       build_rated_items, log, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
-                      new_result_path, write_ratios, wrk, wrk_command,
+                      new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
 HOT = "/v1/items/bench-37"
@@ -54,10 +56,15 @@ def writes(binary, server, work, runs, seconds):
     write after a sync: a database that already holds earlier rounds' ratings is slower to write
     into (the C reference wrote about a fifth fewer ratings a second into one holding 280,000),
     and a sync that waits behind the other side's writeback measures the disk's backlog, not the
-    code."""
+    code. Each round starts with the C floor (bench/put-floor-server.c, a server with nothing of
+    its own: one C thread, the reference's statements, one transaction per turn of its loop,
+    answers as long as the server's) under the same load, on a fresh database of its own."""
     ceiling = SQLiteCeiling(work)
-    ceilings, puts = [], []
+    floor = PutFloor(work, put_answer_bytes(server.base))
+    ceilings, puts, floors = [], [], []
     for run in range(runs):
+        floors.append(floor.measure(seconds, f"f{run}"))
+        log(f"  put_floor: {floors[-1]['rps']:.0f} req/s")
         database = os.path.join(work, f"writes-{run}.sqlite")
         fresh = Server(binary, database, os.path.join(work, f"writes-{run}.log"))
         try:
@@ -79,7 +86,9 @@ def writes(binary, server, work, runs, seconds):
               "sqlite_ceiling_steal_pct": ceiling.steal_pct,
               "sqlite_ceiling_commit_ms": ceiling.commit_ms,
               "sqlite_ceiling_cpu_us": {key: statistics.median(run[key] for run in ceiling.cpu_us) for key in ("user_us", "system_us")},
-              "put_rating": summarize("put_rating", puts)}
+              "put_rating": summarize("put_rating", puts),
+              "put_floor": summarize("put_floor", floors),
+              "put_floor_answer_bytes": floor.answer_bytes}
     # The mixed load writes too: it starts, like the PUT rounds, with the reference's pages written back.
     os.sync()
     mixed = [measure_once(server.base + "/", server.rss_kib, seconds=seconds, script="mixed.lua", run=f"m{run}")

@@ -188,7 +188,11 @@ def ceiling_runs(writes):
 
 def write_ratios(writes):
     """The durable write's ratio to the C reference run in the same round, median of the rounds."""
-    return {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
+    ratios = {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
+    if "put_floor" in writes: # the C floor, and the server against it, in the same rounds
+        ratios["put_floor_vs_sqlite_ceiling"] = round(median_ratio(writes["put_floor"]["runs"], ceiling_runs(writes)), 3)
+        ratios["put_vs_put_floor"] = round(median_ratio(writes["put_rating"]["runs"], writes["put_floor"]["runs"]), 3)
+    return ratios
 
 
 def cpu_seconds(*pids):
@@ -439,11 +443,21 @@ class SQLiteCeiling:
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
 
 
+def put_answer_bytes(base):
+    """The length, head and body, of the service's answer to a new rating with ids as long as
+    bench/put-ratings.lua's (it writes that one rating)."""
+    sizes = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{size_header} %{size_download}", "-X", "PUT",
+                            "-H", "content-type: application/json", "-d", '{"stars":3}',
+                            base + "/v1/items/bench-5000/ratings/rp0-50000"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    return sum(int(size) for size in sizes)
+
+
 class PutFloor:
-    """bench/put-floor-server.c on a fresh database, pinned like the server: the least a server can
-    do to answer bench/put-ratings.lua's PUTs durably (one thread, the reference's statements, one
-    transaction per turn of its loop), for scripts/put-floor.sh. `answer_bytes` is the length of
-    each answer, the service's own so the loopback TCP work matches."""
+    """The C floor, bench/put-floor-server.c, on a fresh database, pinned like the server: about the
+    least a server can do to answer bench/put-ratings.lua's PUTs durably (one thread, the
+    reference's statements, one transaction per turn of its loop), beside the service's `PUT`. `answer_bytes` is the length of
+    each answer, the service's own (put_answer_bytes) so the loopback TCP work matches."""
 
     def __init__(self, workdir, answer_bytes):
         self.workdir, self.answer_bytes = workdir, answer_bytes
@@ -462,12 +476,20 @@ class PutFloor:
             raise SystemExit("the floor server did not start")
         return process, match.group(1)
 
-    @staticmethod
-    def stop(process):
-        """Stops it; returns its own count of the requests it answered."""
-        process.send_signal(signal.SIGTERM)
-        output = process.communicate(timeout=30)[0]
-        return int(re.search(r"requests=(\d+)", output).group(1))
+    def measure(self, seconds, run):
+        """One run of the `PUT` load on a fresh one (measure_once's figures, CPU per request
+        included), after a sync, as the service's runs start."""
+        process, base = self.start()
+        try:
+            os.sync()
+            result = measure_once(base + "/", seconds=seconds, script="put-ratings.lua", run=run, cpu_pids=(process.pid,))
+        finally:
+            process.send_signal(signal.SIGTERM)
+            output = process.communicate(timeout=30)[0]
+        answered = int(re.search(r"requests=(\d+)", output).group(1))
+        if answered < result["requests"]:
+            raise SystemExit(f"the floor server answered {answered} requests, wrk counted {result['requests']}")
+        return result
 
 
 class PostgresCluster:

@@ -1,6 +1,6 @@
 /*
- * The floor under a durable PUT through HTTP on this machine: the least a server can do to take
- * bench/put-ratings.lua's requests and answer each after its rating is durable. One thread, one
+ * The C floor of a durable PUT through HTTP on this machine: about the least a server can do to
+ * take bench/put-ratings.lua's requests and answer each after its rating is durable. One thread, one
  * epoll loop, nothing else: each turn reads every request that has come in, writes them all in
  * one transaction with the statements of the write reference (rating-write.h, synchronous=FULL),
  * and answers each once COMMIT has returned. It parses only what those requests carry (the item
@@ -8,7 +8,7 @@
  * metrics), and answers with ANSWER_BYTES bytes (from the environment: the server's own answer's
  * length, so the loopback TCP work is the same) or 200. It waits for the disk on the thread that
  * serves the sockets, which the service may not do, and so has no hand-over at all.
- * scripts/put-floor.sh measures it beside the service and the write reference.
+ * bench/bench.py measures it beside the service and the write reference, in the same rounds.
  *
  *   put-floor-server DATABASE MIGRATION.sql...
  *   prints: listening on http://127.0.0.1:PORT, then serves until killed; on SIGTERM it prints

@@ -106,6 +106,8 @@ def cpu_per_request(reads, writes):
     for label, figures in (("nginx, `return 200`", reads["nginx"]), ("`GET /v1/items/{id}`, hot summary", reads["get_summary"]),
                            ("`GET /v1/display`", reads["get_display"]), ("`GET /v1/items?ids=` 20 ids", reads["get_batch_20"]),
                            ("durable `PUT`, every thread of the server", writes["put_rating"]),
+                           *((("durable `PUT`, the C floor (`bench/put-floor-server.c`)", writes["put_floor"]),)
+                             if "put_floor" in writes else ()),
                            ("SQLite alone from C, per rating written", writes["sqlite_ceiling_cpu_us"])):
         lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}", f"{cpu_us(figures):.1f}"))
     return lines
@@ -289,6 +291,25 @@ def write_floor(report):
             "time (rate times CPU per `PUT`), the rest waiting for WAL syncs."]
 
 
+def measured_floor(report):
+    """One sentence: the C floor measured in the same rounds (a server with nothing of its own),
+    against the reference and against the server's `PUT`. Absent from results older than the
+    field."""
+    writes = report["writes"]
+    if "put_floor" not in writes:
+        return []
+    floor, put, r = writes["put_floor"], writes["put_rating"], target_ratios(report["reads"], writes)
+    ceilings = ceiling_runs(writes)
+    by_round = lambda runs, references: ", ".join(f"{value:.2f}×" for value in ratios_by_round(runs, references))
+    return ["", "Measured in the same rounds, the C floor: `bench/put-floor-server.c`, a server with nothing of its own, "
+            "one C thread whose epoll loop reads every request that has come in, writes them in one transaction with the "
+            "reference's statements and answers each once COMMIT has returned (no validation, JSON parser, log or metrics; "
+            f"answers of the server's {writes['put_floor_answer_bytes']} bytes), took {rps(floor['rps'])} `PUT`s a second "
+            f"at {cpu_us(floor):.1f} µs of CPU each: {r['put_floor_vs_sqlite_ceiling']:.2f}× of the reference "
+            f"({by_round(floor['runs'], ceilings)} by round). The server's `PUT` came to {r['put_vs_put_floor']:.2f}× "
+            f"of that floor ({by_round(put['runs'], floor['runs'])})."]
+
+
 def put_split(report):
     """One sentence: the `PUT`'s CPU time split between the server's event loops (HTTP, JSON,
     answers), its SQLite writer and its other threads, each beside what it would be compared
@@ -329,7 +350,7 @@ def write_stalls(report):
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
     return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
-                     + cpu_ratios(report) + write_floor(report) + put_split(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
+                     + cpu_ratios(report) + write_floor(report) + measured_floor(report) + put_split(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
@@ -364,7 +385,7 @@ def render(report):
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
     lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
-    lines += cpu_per_request(reads, writes) + read_budget(report) + write_floor(report) + put_split(report) + write_stalls(report)
+    lines += cpu_per_request(reads, writes) + read_budget(report) + write_floor(report) + measured_floor(report) + put_split(report) + write_stalls(report)
 
     idle = report["idle_1000"]
     lines += ["", "Memory and start-up:", "", row("", "figure"), "|---|---:|",
