@@ -456,8 +456,9 @@ def put_answer_bytes(base):
 class PutFloor:
     """The C floor, bench/put-floor-server.c, on a fresh database, pinned like the server: about the
     least a server can do to answer bench/put-ratings.lua's PUTs durably (one thread, the
-    reference's statements, one transaction per turn of its loop), beside the service's `PUT`. `answer_bytes` is the length of
-    each answer, the service's own (put_answer_bytes) so the loopback TCP work matches."""
+    reference's statements, one transaction per turn of its loop), beside the service's `PUT`.
+    `answer_bytes` is the length of each answer: the service's own (put_answer_bytes), so the
+    loopback TCP work matches."""
 
     def __init__(self, workdir, answer_bytes):
         self.workdir, self.answer_bytes = workdir, answer_bytes
@@ -473,6 +474,7 @@ class PutFloor:
                                    stdout=subprocess.PIPE, text=True, env={**os.environ, "ANSWER_BYTES": str(self.answer_bytes)})
         match = re.search(r"listening on (http://\S+)", process.stdout.readline())
         if not match:
+            process.kill()
             raise SystemExit("the floor server did not start")
         return process, match.group(1)
 
@@ -486,7 +488,10 @@ class PutFloor:
         finally:
             process.send_signal(signal.SIGTERM)
             output = process.communicate(timeout=30)[0]
-        answered = int(re.search(r"requests=(\d+)", output).group(1))
+        count = re.search(r"requests=(\d+)", output)
+        if not count:
+            raise SystemExit(f"the floor server stopped without its count (exit {process.returncode})")
+        answered = int(count.group(1))
         if answered < result["requests"]:
             raise SystemExit(f"the floor server answered {answered} requests, wrk counted {result['requests']}")
         return result
