@@ -8,7 +8,7 @@ references on the same machine in the same run.
   rounds, and each ratio the median of the rounds' own ratios.
 - Durable writes against bench/sqlite-ceiling.c: the store's own statements for a new rating
   straight on SQLite, synchronous=FULL, 64 ratings per commit. In each round the C floor
-  (bench/put-floor-server.c: those statements behind the least HTTP server that answers the same
+  (bench/put-floor-server.c: those statements behind a minimal HTTP server that answers the same
   load) and a server on a fresh database take the PUT load, then the C reference writes as many
   ratings as the server did into a fresh database of its own, so both write the same rows into
   the same size of database.
