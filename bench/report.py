@@ -186,21 +186,24 @@ def steal_range(report):
             f"{max(values):.1f} % of the machine over the rounds' runs; docs/performance.md gives it run by run."]
 
 
+def round_ratio_text(runs, references, key="rps"):
+    """Each round's ratio of `key`, in the order the rounds ran: "0.94×, 0.95×, 0.81×"."""
+    return ", ".join(f"{ratio:.2f}×" for ratio in ratios_by_round(runs, references, key))
+
+
 def round_ratios(report):
     """One sentence for the README: the rounds' ratios behind each median, so a reader sees how
     far they spread on a shared machine."""
     reads, writes = report["reads"], report["writes"]
     if "runs" not in reads["nginx"]:
         return []
-    def ratios(runs, references, key="rps"):
-        return ", ".join(f"{ratio:.2f}×" for ratio in ratios_by_round(runs, references, key))
     nginx, single = reads["nginx"]["runs"], reads["get_summary"]["runs"]
     return ["", "Round by round (each ratio between runs a minute apart): summary `GET` ÷ nginx "
-            f"{ratios(single, nginx)}, its p99 ÷ nginx's {ratios(single, nginx, 'p99_ms')} ("
+            f"{round_ratio_text(single, nginx)}, its p99 ÷ nginx's {round_ratio_text(single, nginx, 'p99_ms')} ("
             + ", ".join(f"{run['p99_ms']:.2f} against {reference['p99_ms']:.2f} ms" for run, reference in zip(single, nginx))
-            + f"); `/v1/display` ÷ nginx {ratios(reads['get_display']['runs'], nginx)}; "
-            f"batch ÷ single `GET` {ratios(reads['get_batch_20']['runs'], single)}; `PUT` ÷ SQLite from C "
-            f"{ratios(writes['put_rating']['runs'], ceiling_runs(writes))}."]
+            + f"); `/v1/display` ÷ nginx {round_ratio_text(reads['get_display']['runs'], nginx)}; "
+            f"batch ÷ single `GET` {round_ratio_text(reads['get_batch_20']['runs'], single)}; `PUT` ÷ SQLite from C "
+            f"{round_ratio_text(writes['put_rating']['runs'], ceiling_runs(writes))}."]
 
 
 # Steal further apart than this between a ratio's two runs makes that round's ratio a measure of
@@ -300,14 +303,13 @@ def measured_floor(report):
         return []
     floor, put, r = writes["put_floor"], writes["put_rating"], target_ratios(report["reads"], writes)
     ceilings = ceiling_runs(writes)
-    by_round = lambda runs, references: ", ".join(f"{value:.2f}×" for value in ratios_by_round(runs, references))
     return ["", "Measured in the same rounds, the C floor: `bench/put-floor-server.c`, a server with nothing of its own, "
             "one C thread whose epoll loop reads every request that has come in, writes them in one transaction with the "
             "reference's statements and answers each once COMMIT has returned (no validation, JSON parser, log or metrics; "
             f"answers of the server's {writes['put_floor_answer_bytes']} bytes), took {rps(floor['rps'])} `PUT`s a second "
             f"at {cpu_us(floor):.1f} µs of CPU each: {r['put_floor_vs_sqlite_ceiling']:.2f}× of the reference "
-            f"({by_round(floor['runs'], ceilings)} by round). The server's `PUT` came to {r['put_vs_put_floor']:.2f}× "
-            f"of that floor ({by_round(put['runs'], floor['runs'])})."]
+            f"({round_ratio_text(floor['runs'], ceilings)} by round). The server's `PUT` came to {r['put_vs_put_floor']:.2f}× "
+            f"of that floor ({round_ratio_text(put['runs'], floor['runs'])})."]
 
 
 def put_split(report):
