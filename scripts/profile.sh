@@ -2,7 +2,10 @@
 # Where the time goes on the GET and PUT paths: runs the release server pinned to one core,
 # loads it with wrk from the other, samples it with `perf record -g`, and prints for each path
 # the hottest functions (self time, demangled), the shares of each library and thread, and the
-# system calls (with what they called) that took over 1 % of the server's time.
+# system calls (with what they called) that took over 1 % of the server's time. Last it profiles
+# the C floor of the benchmark (bench/put-floor-server.c) under the same PUT load, on the same
+# core, so the by-library table in microseconds of CPU per request sets a PUT through the server
+# beside one through the least HTTP server in front of the same statements.
 #   scripts/profile.sh                   # the current tree
 #   scripts/profile.sh --binary PATH     # another build, e.g. an older commit's, for before/after
 set -euo pipefail
@@ -10,24 +13,41 @@ cd "$(dirname "$0")/.."
 source scripts/lib/perf-target.sh "$@" # the server on core 1, wrk on core 0
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
-profile() { # profile NAME URL [SCRIPT]
-    local args=(-t1 -c64 -d8s) script
-    read -ra script <<<"$(wrk_script "$work" "${3:-}")"
+profile() { # profile NAME PID URL [SCRIPT]
+    local args=(-t1 -c64 -d8s) script output requests
+    read -ra script <<<"$(wrk_script "$work" "${4:-}")"
     args+=("${script[@]}")
-    perf record -q -F 999 -g -p "$server" -o "$work/$1.data" -- sleep 9 >/dev/null 2>&1 &
+    perf record -q -F 999 -g -p "$2" -o "$work/$1.data" -- sleep 9 >/dev/null 2>&1 &
     local recorder=$!
     sleep 0.5
-    echo "== $1: $(taskset -c 0 wrk "${args[@]}" "$2" | grep -E 'Requests/sec')"
+    output=$(taskset -c 0 wrk "${args[@]}" "$3")
+    requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' <<<"$output")
+    echo "== $1: $(grep -E 'Requests/sec' <<<"$output")"
     wait $recorder || true
     perf report -i "$work/$1.data" --no-children --sort symbol -g none --percent-limit 1.2 2>/dev/null \
         | grep '%' | swift demangle --simplified | cut -c1-140
-    echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime):"
-    perf report -i "$work/$1.data" --no-children --sort dso -g none --percent-limit 0.5 2>/dev/null | grep '%'
-    echo "-- $1 by thread (the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
+    echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime), and in µs of CPU per request:"
+    # A sample stands for 1/999 s of the one core the server has (wrk ran all the while).
+    perf report -i "$work/$1.data" --no-children --sort dso -g none -n --percent-limit 0.5 2>/dev/null |
+        awk -v n="$requests" '/%/ {printf "%9s %8.2f µs  %s\n", $1, $2 * 1e6 / 999 / n, $3}'
+    echo "-- $1 by thread (in the server the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
     echo "   and the system calls that took over 1 % (with what they called):"
     perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | grep '%'
     perf report -i "$work/$1.data" --children --sort comm,symbol -g none --percent-limit 1 2>/dev/null \
         | grep -E '\[k\] (__x64_sys_|handle_softirqs)' | cut -c1-100
 }
-profile GET "http://127.0.0.1:$port/v1/items/bench-37"
-profile PUT "http://127.0.0.1:$port/" put-ratings.lua
+profile GET "$server" "http://127.0.0.1:$port/v1/items/bench-37"
+profile PUT "$server" "http://127.0.0.1:$port/" put-ratings.lua
+
+# The floor answers with as many bytes as the server's PUT does, on a fresh database of its own.
+answer_bytes=$(PYTHONPATH=bench python3 -c "import benchlib; print(benchlib.put_answer_bytes('http://127.0.0.1:$port'))")
+kill -TERM "$server"
+wait "$server" || true
+gcc -O2 -o "$work/put-floor-server" bench/put-floor-server.c -lsqlite3
+ANSWER_BYTES=$answer_bytes taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
+floor=$!
+trap 'kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; rm -rf "'"$work"'"' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$work/floor.log" && break; sleep 0.1; done
+floor_port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/floor.log")
+[ -n "$floor_port" ] || { echo "the floor server did not start" >&2; exit 1; }
+profile "PUT, the C floor" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
