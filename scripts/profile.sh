@@ -47,7 +47,5 @@ gcc -O2 -o "$work/put-floor-server" bench/put-floor-server.c -lsqlite3
 ANSWER_BYTES=$answer_bytes taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
 floor=$!
 trap 'kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; rm -rf "'"$work"'"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$work/floor.log" && break; sleep 0.1; done
-floor_port=$(sed -n 's/.*listening on http:\/\/[^ ]*:\([0-9]*\).*/\1/p' "$work/floor.log")
-[ -n "$floor_port" ] || { echo "the floor server did not start" >&2; exit 1; }
+floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
 profile "PUT, the C floor" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
