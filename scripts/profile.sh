@@ -40,10 +40,11 @@ profile GET "$server" "http://127.0.0.1:$port/v1/items/bench-37"
 profile PUT "$server" "http://127.0.0.1:$port/" put-ratings.lua
 
 # The floor answers with as many bytes as the server's PUT does, on a fresh database of its own.
-answer_bytes=$(PYTHONPATH=bench python3 -c "import benchlib; print(benchlib.put_answer_bytes('http://127.0.0.1:$port'))")
+# Built by the benchmark's own PutFloor, into $work/put-floor-server, as scripts/bench.sh builds it.
+answer_bytes=$(PYTHONPATH=bench python3 -c "import benchlib, sys
+print(benchlib.PutFloor(sys.argv[1], benchlib.put_answer_bytes(sys.argv[2])).answer_bytes)" "$work" "http://127.0.0.1:$port")
 kill -TERM "$server"
 wait "$server" || true
-gcc -O2 -o "$work/put-floor-server" bench/put-floor-server.c -lsqlite3
 ANSWER_BYTES=$answer_bytes taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
 floor=$!
 trap 'kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; rm -rf "'"$work"'"' EXIT
