@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib/perf-target.sh "$@" # the server on core 1, wrk on core 0
 PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
 
+# The table rows of a `perf report --stdio`, without its header comments (one of which, a random
+# tip, mentions --percent-limit and a percentage).
+rows() { grep -E '^ +[0-9.]+%'; }
+
 profile() { # profile NAME PID URL [SCRIPT]
     local args=(-t1 -c64 -d8s) script output requests
     read -ra script <<<"$(wrk_script "$work" "${4:-}")"
@@ -25,14 +29,14 @@ profile() { # profile NAME PID URL [SCRIPT]
     echo "== $1: $(grep -E 'Requests/sec' <<<"$output")"
     wait $recorder || true
     perf report -i "$work/$1.data" --no-children --sort symbol -g none --percent-limit 1.2 2>/dev/null \
-        | grep '%' | swift demangle --simplified | cut -c1-140
+        | rows | swift demangle --simplified | cut -c1-140
     echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime), and in µs of CPU per request:"
     # A sample stands for 1/999 s of the one core the server has (wrk ran all the while).
     perf report -i "$work/$1.data" --no-children --sort dso -g none -n --percent-limit 0.5 2>/dev/null |
-        awk -v n="$requests" '/%/ {printf "%9s %8.2f µs  %s\n", $1, $2 * 1e6 / 999 / n, $3}'
+        rows | awk -v n="$requests" '{printf "%9s %8.2f µs  %s\n", $1, $2 * 1e6 / 999 / n, $3}'
     echo "-- $1 by thread (in the server the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
     echo "   and the system calls that took over 1 % (with what they called):"
-    perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | grep '%'
+    perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | rows
     perf report -i "$work/$1.data" --children --sort comm,symbol -g none --percent-limit 1 2>/dev/null \
         | grep -E '\[k\] (__x64_sys_|handle_softirqs)' | cut -c1-100
 }
