@@ -5,8 +5,8 @@
  * one transaction with the statements of the write reference (rating-write.h, synchronous=FULL),
  * and answers each once COMMIT has returned. It parses only what those requests carry (the item
  * and rater from the path, the stars from the body; no validation, no JSON parser, no log, no
- * metrics), and answers with ANSWER_BYTES bytes (from the environment: the server's own answer's
- * length, so the loopback TCP work is the same) or 200. It waits for the disk on the thread that
+ * metrics), and answers with ANSWER_BYTES bytes (from the environment, required: the server's own
+ * answer's length, so the loopback TCP work is the same). It waits for the disk on the thread that
  * serves the sockets, which the service may not do, and so has no hand-over at all.
  * bench/bench.py measures it beside the service and the write reference, in the same rounds.
  *
@@ -103,9 +103,9 @@ static double cpu_seconds(int user) {
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: %s DATABASE MIGRATION.sql...\n", argv[0]); return 2; }
-    int answer_bytes = getenv("ANSWER_BYTES") ? atoi(getenv("ANSWER_BYTES")) : 200;
     /* At least the head and the longest body the ids allow, so content-length always holds. */
-    if (answer_bytes < 400 || answer_bytes > 3000) { fprintf(stderr, "ANSWER_BYTES must be from 400 to 3000\n"); return 2; }
+    int answer_bytes = getenv("ANSWER_BYTES") ? atoi(getenv("ANSWER_BYTES")) : 0;
+    if (answer_bytes < 400 || answer_bytes > 3000) { fprintf(stderr, "ANSWER_BYTES must be set, from 400 to 3000\n"); return 2; }
     open_seeded(argv[1], argc - 2, argv + 2);
     struct rating_statements statements = prepare_rating_statements();
 
