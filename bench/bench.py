@@ -9,9 +9,9 @@ references on the same machine in the same run.
 - Durable writes against bench/sqlite-ceiling.c: the store's own statements for a new rating
   straight on SQLite, synchronous=FULL, 64 ratings per commit. In each round the C floor
   (bench/put-floor-server.c: those statements behind a minimal HTTP server that answers the same
-  load) and a server on a fresh database take the PUT load, then the C reference writes as many
-  ratings as the server did into a fresh database of its own, so both write the same rows into
-  the same size of database.
+  load), the same floor with the service's hand-over to a writer thread, and a server on a fresh
+  database take the PUT load, then the C reference writes as many ratings as the server did into
+  a fresh database of its own, so both write the same rows into the same size of database.
 
 Server and references pinned to core 1, wrk (-t1) to core 0; keep-alive; 64 connections unless
 a table says otherwise. Writes bench/results/<date>-<kind>.json (<date>-<n>-<kind>.json for the
@@ -58,13 +58,17 @@ def writes(binary, server, work, runs, seconds):
     and a sync that waits behind the other side's writeback measures the disk's backlog, not the
     code. Each round starts with the C floor (bench/put-floor-server.c, a server with nothing of
     its own: one C thread, the reference's statements, one transaction per turn of its loop,
-    answers as long as the server's) under the same load, on a fresh database of its own."""
+    answers as long as the server's) under the same load, on a fresh database of its own, and
+    then the same floor with the service's hand-over (a writer thread doing the SQL and nothing
+    else, as the service's must)."""
     ceiling = SQLiteCeiling(work)
     floor = PutFloor(work, put_answer_bytes(server.base))
-    ceilings, puts, floors = [], [], []
+    ceilings, puts, floors, handovers = [], [], [], []
     for run in range(runs):
         floors.append(floor.measure(seconds, f"f{run}"))
         log(f"  put_floor: {floors[-1]['rps']:.0f} req/s")
+        handovers.append(floor.measure(seconds, f"h{run}", handover=True))
+        log(f"  put_floor_handover: {handovers[-1]['rps']:.0f} req/s")
         database = os.path.join(work, f"writes-{run}.sqlite")
         fresh = Server(binary, database, os.path.join(work, f"writes-{run}.log"))
         try:
@@ -88,6 +92,7 @@ def writes(binary, server, work, runs, seconds):
               "sqlite_ceiling_cpu_us": {key: statistics.median(run[key] for run in ceiling.cpu_us) for key in ("user_us", "system_us")},
               "put_rating": summarize("put_rating", puts),
               "put_floor": summarize("put_floor", floors),
+              "put_floor_handover": summarize("put_floor_handover", handovers),
               "put_floor_answer_bytes": floor.answer_bytes}
     # The mixed load writes too: it starts, like the PUT rounds, with the reference's pages written back.
     os.sync()

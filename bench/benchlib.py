@@ -189,9 +189,10 @@ def ceiling_runs(writes):
 def write_ratios(writes):
     """The durable write's ratio to the C reference run in the same round, median of the rounds."""
     ratios = {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
-    if "put_floor" in writes: # the C floor, and the server against it, in the same rounds
-        ratios["put_floor_vs_sqlite_ceiling"] = round(median_ratio(writes["put_floor"]["runs"], ceiling_runs(writes)), 3)
-        ratios["put_vs_put_floor"] = round(median_ratio(writes["put_rating"]["runs"], writes["put_floor"]["runs"]), 3)
+    for floor in ("put_floor", "put_floor_handover"): # the C floors, and the server against them, in the same rounds
+        if floor in writes:
+            ratios[f"{floor}_vs_sqlite_ceiling"] = round(median_ratio(writes[floor]["runs"], ceiling_runs(writes)), 3)
+            ratios[f"put_vs_{floor}"] = round(median_ratio(writes["put_rating"]["runs"], writes[floor]["runs"]), 3)
     return ratios
 
 
@@ -456,7 +457,9 @@ def put_answer_bytes(base):
 class PutFloor:
     """The C floor, bench/put-floor-server.c, on a fresh database, pinned like the server: about the
     least a server can do to answer bench/put-ratings.lua's PUTs durably (one thread, the
-    reference's statements, one transaction per turn of its loop), beside the service's `PUT`.
+    reference's statements, one transaction per turn of its loop), beside the service's `PUT`;
+    with `handover`, the same built as the service must be (a loop thread serving the sockets, a
+    writer thread doing the SQL and nothing else, taking every write waiting whenever it is free).
     `answer_bytes` is the length of each answer: the service's own (put_answer_bytes), so the
     loopback TCP work matches."""
 
@@ -466,22 +469,23 @@ class PutFloor:
         subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "put-floor-server.c"), "-lsqlite3"], check=True)
         self.migrations = SQLiteCeiling.migration_files()
 
-    def start(self):
+    def start(self, handover=False):
         """Starts a fresh one; returns its process and base URL."""
         database = os.path.join(self.workdir, "floor.sqlite")
         remove_database(database)
+        environment = {**os.environ, "ANSWER_BYTES": str(self.answer_bytes), "HANDOVER": "1" if handover else "0"}
         process = subprocess.Popen(["taskset", "-c", SERVER_CPU, self.binary, database, *self.migrations],
-                                   stdout=subprocess.PIPE, text=True, env={**os.environ, "ANSWER_BYTES": str(self.answer_bytes)})
+                                   stdout=subprocess.PIPE, text=True, env=environment)
         match = re.search(r"listening on (http://\S+)", process.stdout.readline())
         if not match:
             process.kill()
             raise SystemExit("the floor server did not start")
         return process, match.group(1)
 
-    def measure(self, seconds, run):
+    def measure(self, seconds, run, handover=False):
         """One run of the `PUT` load on a fresh one (measure_once's figures, CPU per request
         included), after a sync, as the service's runs start."""
-        process, base = self.start()
+        process, base = self.start(handover)
         try:
             os.sync()
             result = measure_once(base + "/", seconds=seconds, script="put-ratings.lua", run=run, cpu_pids=(process.pid,))

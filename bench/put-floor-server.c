@@ -8,17 +8,22 @@
  * metrics), and answers with ANSWER_BYTES bytes (from the environment, required: the server's own
  * answer's length, so the loopback TCP work is the same). It waits for the disk on the thread that
  * serves the sockets, which the service may not do, and so has no hand-over at all.
- * bench/bench.py measures it beside the service and the write reference, in the same rounds.
+ * With HANDOVER=1 it is built the way the service must be instead: the loop thread only serves the
+ * sockets, and a writer thread takes every write waiting whenever it is free, runs them in one
+ * transaction and wakes the loop (an eventfd) to answer them, while the loop goes on reading.
+ * bench/bench.py measures both beside the service and the write reference, in the same rounds.
  *
- *   put-floor-server DATABASE MIGRATION.sql...
+ *   [HANDOVER=1] put-floor-server DATABASE MIGRATION.sql...
  *   prints: listening on http://127.0.0.1:PORT, then serves until killed; on SIGTERM it prints
  *           requests=N commits=N user_us=N system_us=N (CPU per request answered) and exits.
  */
 #define _GNU_SOURCE /* memmem, accept4 */
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -41,8 +46,13 @@ struct waiting_write {
 };
 
 static struct connection *connections[MAX_FDS];
-static struct waiting_write waiting[MAX_WAITING];
+/* Two lists: with HANDOVER=1 the loop fills one while the writer writes the other. */
+static struct waiting_write lists[2][MAX_WAITING];
 static volatile sig_atomic_t stopping;
+/* Used by whichever thread writes: the loop's, or with HANDOVER=1 the writer's alone. */
+static struct rating_statements statements;
+static long score;
+static long long now_ms;
 
 static void on_term(int signal_number) { (void)signal_number; stopping = 1; }
 
@@ -59,7 +69,7 @@ static int copy_until(const char *start, const char *limit, char end, char *out,
 
 /* Takes the complete requests at the front of `c`'s buffer into `waiting`; -1 on a request this
    program does not understand. */
-static int take_requests(int fd, struct connection *c, int *count) {
+static int take_requests(int fd, struct connection *c, struct waiting_write *waiting, int *count) {
     int used = 0;
     while (*count < MAX_WAITING) {
         char *start = c->buffer + used;
@@ -94,6 +104,38 @@ static void drop(int epoll, int fd) {
     connections[fd] = NULL;
 }
 
+/* Writes `count` ratings in one transaction and returns once COMMIT has. */
+static void write_all(const struct waiting_write *waiting, int count) {
+    check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
+    for (int i = 0; i < count; i++)
+        write_rating(&statements, waiting[i].item, waiting[i].rater, waiting[i].stars, now_ms, score++);
+    check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
+}
+
+/* The hand-over (HANDOVER=1): the loop gives the writer a list when it is idle; the writer
+   marks it written and writes to `written_event`, which the loop watches. */
+static pthread_mutex_t handover_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t handover_ready = PTHREAD_COND_INITIALIZER;
+static enum { WRITER_IDLE, WRITER_BUSY, WRITER_DONE } writer_state = WRITER_IDLE;
+static const struct waiting_write *handed;
+static int handed_count, written_event;
+
+static void *writer_thread(void *unused) {
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&handover_lock);
+        while (writer_state != WRITER_BUSY) pthread_cond_wait(&handover_ready, &handover_lock);
+        pthread_mutex_unlock(&handover_lock);
+        write_all(handed, handed_count);
+        pthread_mutex_lock(&handover_lock);
+        writer_state = WRITER_DONE;
+        pthread_mutex_unlock(&handover_lock);
+        uint64_t one = 1;
+        if (write(written_event, &one, sizeof one) != sizeof one) { perror("eventfd"); exit(1); }
+    }
+    return NULL;
+}
+
 static double cpu_seconds(int user) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
@@ -106,8 +148,9 @@ int main(int argc, char **argv) {
     /* At least the head and the longest body the ids allow, so content-length always holds. */
     int answer_bytes = getenv("ANSWER_BYTES") ? atoi(getenv("ANSWER_BYTES")) : 0;
     if (answer_bytes < 400 || answer_bytes > 3000) { fprintf(stderr, "ANSWER_BYTES must be set, from 400 to 3000\n"); return 2; }
+    int handover = getenv("HANDOVER") && strcmp(getenv("HANDOVER"), "1") == 0;
     open_seeded(argv[1], argc - 2, argv + 2);
-    struct rating_statements statements = prepare_rating_statements();
+    statements = prepare_rating_statements();
 
     int listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     int on = 1;
@@ -119,14 +162,27 @@ int main(int argc, char **argv) {
     int epoll = epoll_create1(0);
     struct epoll_event event = {.events = EPOLLIN, .data.fd = listener};
     epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event);
+    if (handover) {
+        written_event = eventfd(0, EFD_NONBLOCK);
+        struct epoll_event written = {.events = EPOLLIN, .data.fd = written_event};
+        epoll_ctl(epoll, EPOLL_CTL_ADD, written_event, &written);
+        /* SIGTERM must reach the loop's thread, to end its epoll_wait: the writer never takes it. */
+        sigset_t term_only, before;
+        sigemptyset(&term_only);
+        sigaddset(&term_only, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &term_only, &before);
+        pthread_t writer;
+        if (pthread_create(&writer, NULL, writer_thread, NULL)) { perror("pthread_create"); return 1; }
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
+    }
     struct sigaction term = {.sa_handler = on_term};
     sigaction(SIGTERM, &term, NULL);
     printf("listening on http://127.0.0.1:%d\n", ntohs(address.sin_port));
     fflush(stdout);
 
     double user_before = cpu_seconds(1), system_before = cpu_seconds(0);
-    long answered = 0, commits = 0, score = 0;
-    long long now_ms = wall_ms();
+    long answered = 0, commits = 0; /* counted by the loop, as it answers a committed list */
+    now_ms = wall_ms();
     /* The head is the same for every answer (the length has a fixed width), so it is written
        once; each answer writes its body after it and pads it with spaces to the length. */
     char answer[3200];
@@ -134,10 +190,12 @@ int main(int argc, char **argv) {
     int head = snprintf(answer, sizeof answer, head_format, 0);
     snprintf(answer, sizeof answer, head_format, answer_bytes - head);
     struct epoll_event events[256];
+    int filling = 0, count = 0; /* the list the loop fills, and how many it holds */
     while (!stopping) {
         int ready = epoll_wait(epoll, events, 256, -1);
         if (ready < 0) { if (errno == EINTR) continue; perror("epoll_wait"); return 1; }
-        int count = 0;
+        const struct waiting_write *written = NULL; /* a list whose COMMIT has returned */
+        int written_count = 0;
         for (int i = 0; i < ready; i++) {
             int fd = events[i].data.fd;
             if (fd == listener) {
@@ -150,34 +208,62 @@ int main(int argc, char **argv) {
                 }
                 continue;
             }
+            if (handover && fd == written_event) {
+                uint64_t value;
+                if (read(written_event, &value, sizeof value) != sizeof value) continue;
+                pthread_mutex_lock(&handover_lock);
+                if (writer_state == WRITER_DONE) {
+                    written = handed;
+                    written_count = handed_count;
+                    writer_state = WRITER_IDLE;
+                }
+                pthread_mutex_unlock(&handover_lock);
+                continue;
+            }
             struct connection *c = connections[fd];
             ssize_t got = recv(fd, c->buffer + c->length, BUFFER_BYTES - c->length, 0);
             if (got < 0 && (errno == EAGAIN || errno == EINTR)) continue;
             if (got <= 0) { drop(epoll, fd); continue; }
             c->length += got;
-            if (take_requests(fd, c, &count) < 0 || c->length == BUFFER_BYTES) {
+            if (take_requests(fd, c, lists[filling], &count) < 0 || c->length == BUFFER_BYTES) {
                 fprintf(stderr, "a request this program does not take; closing its connection\n");
                 drop(epoll, fd);
             }
         }
-        if (count == 0) continue;
-        check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
-        for (int i = 0; i < count; i++)
-            write_rating(&statements, waiting[i].item, waiting[i].rater, waiting[i].stars, now_ms, score++);
-        check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
-        commits++;
-        for (int i = 0; i < count; i++) {
-            if (!connections[waiting[i].fd]) continue; /* closed after its request was read */
-            int written = head + snprintf(answer + head, sizeof answer - head, "{\"itemId\":\"%s\",\"raterId\":\"%s\",\"stars\":%d}",
-                                          waiting[i].item, waiting[i].rater, waiting[i].stars);
-            memset(answer + written, ' ', answer_bytes - written);
-            if (send(waiting[i].fd, answer, answer_bytes, MSG_NOSIGNAL) != answer_bytes) drop(epoll, waiting[i].fd);
+        if (!handover) {
+            if (count == 0) continue;
+            write_all(lists[filling], count);
+            written = lists[filling];
+            written_count = count;
+            count = 0;
+        } else if (count > 0) {
+            /* The writer takes everything waiting whenever it is idle, as the service's does. */
+            pthread_mutex_lock(&handover_lock);
+            if (writer_state == WRITER_IDLE) {
+                handed = lists[filling];
+                handed_count = count;
+                writer_state = WRITER_BUSY;
+                pthread_cond_signal(&handover_ready);
+                filling = 1 - filling;
+                count = 0;
+            }
+            pthread_mutex_unlock(&handover_lock);
+        }
+        if (written_count > 0) commits++;
+        for (int i = 0; i < written_count; i++) {
+            const struct waiting_write *w = &written[i];
+            if (!connections[w->fd]) continue; /* closed after its request was read */
+            int length = head + snprintf(answer + head, sizeof answer - head, "{\"itemId\":\"%s\",\"raterId\":\"%s\",\"stars\":%d}",
+                                         w->item, w->rater, w->stars);
+            memset(answer + length, ' ', answer_bytes - length);
+            if (send(w->fd, answer, answer_bytes, MSG_NOSIGNAL) != answer_bytes) drop(epoll, w->fd);
             answered++;
         }
     }
     long per = answered ? answered : 1;
     printf("requests=%ld commits=%ld user_us=%.2f system_us=%.2f\n", answered, commits,
            (cpu_seconds(1) - user_before) * 1e6 / per, (cpu_seconds(0) - system_before) * 1e6 / per);
-    sqlite3_close(db);
+    /* The writer may be inside a transaction: the process exits without closing the database. */
+    if (!handover) sqlite3_close(db);
     return 0;
 }

@@ -108,6 +108,8 @@ def cpu_per_request(reads, writes):
                            ("durable `PUT`, every thread of the server", writes["put_rating"]),
                            *((("durable `PUT`, the C floor (`bench/put-floor-server.c`)", writes["put_floor"]),)
                              if "put_floor" in writes else ()),
+                           *((("durable `PUT`, the C floor with the hand-over (`HANDOVER=1`)", writes["put_floor_handover"]),)
+                             if "put_floor_handover" in writes else ()),
                            ("SQLite alone from C, per rating written", writes["sqlite_ceiling_cpu_us"])):
         lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}", f"{cpu_us(figures):.1f}"))
     return lines
@@ -309,7 +311,23 @@ def measured_floor(report):
             f"answers of the server's {writes['put_floor_answer_bytes']} bytes), took {rps(floor['rps'])} `PUT`s a second "
             f"at {cpu_us(floor):.1f} µs of CPU each: {r['put_floor_vs_sqlite_ceiling']:.2f}× of the reference "
             f"({round_ratio_text(floor['runs'], ceilings)} by round). The server's `PUT` came to {r['put_vs_put_floor']:.2f}× "
-            f"of that floor ({round_ratio_text(put['runs'], floor['runs'])})."]
+            f"of that floor ({round_ratio_text(put['runs'], floor['runs'])})."] + handover_floor(report)
+
+
+def handover_floor(report):
+    """One sentence: the C floor built as the service must be (its writer thread doing the SQL and
+    nothing else), against the reference and against the server's `PUT`. Absent from results
+    older than the field."""
+    writes = report["writes"]
+    if "put_floor_handover" not in writes:
+        return []
+    floor, put, r = writes["put_floor_handover"], writes["put_rating"], target_ratios(report["reads"], writes)
+    return ["", "The same floor built as the service must be (`HANDOVER=1`: the loop thread only serves the sockets, and a "
+            "writer thread takes every write waiting whenever it is free, runs them in one transaction and wakes the loop to "
+            f"answer them) took {rps(floor['rps'])} `PUT`s a second at {cpu_us(floor):.1f} µs of CPU each: "
+            f"{r['put_floor_handover_vs_sqlite_ceiling']:.2f}× of the reference "
+            f"({round_ratio_text(floor['runs'], ceiling_runs(writes))} by round). The server's `PUT` came to "
+            f"{r['put_vs_put_floor_handover']:.2f}× of it ({round_ratio_text(put['runs'], floor['runs'])})."]
 
 
 def put_split(report):
