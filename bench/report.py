@@ -298,36 +298,32 @@ def write_floor(report):
 
 def measured_floor(report):
     """One sentence: the C floor measured in the same rounds (a server with nothing of its own),
-    against the reference and against the server's `PUT`. Absent from results older than the
-    field."""
+    against the reference and against the server's `PUT`; then the same for the floor with the
+    service's hand-over. Absent from results older than the fields."""
     writes = report["writes"]
     if "put_floor" not in writes:
         return []
-    floor, put, r = writes["put_floor"], writes["put_rating"], target_ratios(report["reads"], writes)
-    ceilings = ceiling_runs(writes)
-    return ["", "Measured in the same rounds, the C floor: `bench/put-floor-server.c`, a server with nothing of its own, "
-            "one C thread whose epoll loop reads every request that has come in, writes them in one transaction with the "
-            "reference's statements and answers each once COMMIT has returned (no validation, JSON parser, log or metrics; "
-            f"answers of the server's {writes['put_floor_answer_bytes']} bytes), took {rps(floor['rps'])} `PUT`s a second "
-            f"at {cpu_us(floor):.1f} µs of CPU each: {r['put_floor_vs_sqlite_ceiling']:.2f}× of the reference "
-            f"({round_ratio_text(floor['runs'], ceilings)} by round). The server's `PUT` came to {r['put_vs_put_floor']:.2f}× "
-            f"of that floor ({round_ratio_text(put['runs'], floor['runs'])})."] + handover_floor(report)
+    ratios = target_ratios(report["reads"], writes)
+    lines = ["", "Measured in the same rounds, the C floor: `bench/put-floor-server.c`, a server with nothing of its own, "
+             "one C thread whose epoll loop reads every request that has come in, writes them in one transaction with the "
+             "reference's statements and answers each once COMMIT has returned (no validation, JSON parser, log or metrics; "
+             f"answers of the server's {writes['put_floor_answer_bytes']} bytes), "
+             + floor_figures(writes, "put_floor", ratios, "that floor")]
+    if "put_floor_handover" in writes:
+        lines += ["", "The same floor built as the service must be (`HANDOVER=1`: the loop thread only serves the sockets, and "
+                  "a writer thread takes every write waiting whenever it is free, runs them in one transaction and wakes the loop "
+                  "to answer them) " + floor_figures(writes, "put_floor_handover", ratios, "it")]
+    return lines
 
 
-def handover_floor(report):
-    """One sentence: the C floor built as the service must be (its writer thread doing the SQL and
-    nothing else), against the reference and against the server's `PUT`. Absent from results
-    older than the field."""
-    writes = report["writes"]
-    if "put_floor_handover" not in writes:
-        return []
-    floor, put, r = writes["put_floor_handover"], writes["put_rating"], target_ratios(report["reads"], writes)
-    return ["", "The same floor built as the service must be (`HANDOVER=1`: the loop thread only serves the sockets, and a "
-            "writer thread takes every write waiting whenever it is free, runs them in one transaction and wakes the loop to "
-            f"answer them) took {rps(floor['rps'])} `PUT`s a second at {cpu_us(floor):.1f} µs of CPU each: "
-            f"{r['put_floor_handover_vs_sqlite_ceiling']:.2f}× of the reference "
+def floor_figures(writes, name, ratios, called):
+    """How a C floor's sentence ends: its rate and CPU time per `PUT`, its ratio to the reference
+    (and by round), and the server's `PUT`'s ratio to it (the floor `called` so in the text)."""
+    floor, put = writes[name], writes["put_rating"]
+    return (f"took {rps(floor['rps'])} `PUT`s a second at {cpu_us(floor):.1f} µs of CPU each: "
+            f"{ratios[name + '_vs_sqlite_ceiling']:.2f}× of the reference "
             f"({round_ratio_text(floor['runs'], ceiling_runs(writes))} by round). The server's `PUT` came to "
-            f"{r['put_vs_put_floor_handover']:.2f}× of it ({round_ratio_text(put['runs'], floor['runs'])})."]
+            f"{ratios['put_vs_' + name]:.2f}× of {called} ({round_ratio_text(put['runs'], floor['runs'])}).")
 
 
 def put_split(report):
