@@ -186,10 +186,14 @@ def ceiling_runs(writes):
     return [{"rps": value} for value in writes["sqlite_ceiling_rps"]["runs"]]
 
 
+# The C floors bench.writes measures in each round, by their names in the results.
+FLOORS = ("put_floor", "put_floor_handover")
+
+
 def write_ratios(writes):
     """The durable write's ratio to the C reference run in the same round, median of the rounds."""
     ratios = {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
-    for floor in ("put_floor", "put_floor_handover"): # the C floors, and the server against them, in the same rounds
+    for floor in FLOORS: # the C floors, and the server against them, in the same rounds
         if floor in writes:
             ratios[f"{floor}_vs_sqlite_ceiling"] = round(median_ratio(writes[floor]["runs"], ceiling_runs(writes)), 3)
             ratios[f"put_vs_{floor}"] = round(median_ratio(writes["put_rating"]["runs"], writes[floor]["runs"]), 3)

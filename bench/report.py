@@ -7,7 +7,7 @@ full result into both pages, and its check fails when they differ from it.
 """
 import json, sys
 
-from benchlib import ceiling_runs, ratios_by_round, read_ratios, write_ratios
+from benchlib import FLOORS, ceiling_runs, ratios_by_round, read_ratios, write_ratios
 
 
 def rps(value):
@@ -95,6 +95,11 @@ def cpu_us(figures):
     return figures["user_us"] + figures["system_us"]
 
 
+# How the CPU table names each C floor.
+FLOOR_LABELS = {"put_floor": "durable `PUT`, the C floor (`bench/put-floor-server.c`)",
+                "put_floor_handover": "durable `PUT`, the C floor with the hand-over (`HANDOVER=1`)"}
+
+
 def cpu_per_request(reads, writes):
     """Where each request's time goes: the answering process's CPU time (user space and kernel)
     over each run, per request, median of the runs. Absent from results older than the field."""
@@ -106,10 +111,7 @@ def cpu_per_request(reads, writes):
     for label, figures in (("nginx, `return 200`", reads["nginx"]), ("`GET /v1/items/{id}`, hot summary", reads["get_summary"]),
                            ("`GET /v1/display`", reads["get_display"]), ("`GET /v1/items?ids=` 20 ids", reads["get_batch_20"]),
                            ("durable `PUT`, every thread of the server", writes["put_rating"]),
-                           *((("durable `PUT`, the C floor (`bench/put-floor-server.c`)", writes["put_floor"]),)
-                             if "put_floor" in writes else ()),
-                           *((("durable `PUT`, the C floor with the hand-over (`HANDOVER=1`)", writes["put_floor_handover"]),)
-                             if "put_floor_handover" in writes else ()),
+                           *((FLOOR_LABELS[floor], writes[floor]) for floor in FLOORS if floor in writes),
                            ("SQLite alone from C, per rating written", writes["sqlite_ceiling_cpu_us"])):
         lines.append(row(label, f"{figures['user_us']:.1f}", f"{figures['system_us']:.1f}", f"{cpu_us(figures):.1f}"))
     return lines
