@@ -151,7 +151,7 @@ def summarize(name, results):
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
     keys = (("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
-            + tuple(field for field in NAMED_THREADS if field in results[0]))
+            + tuple(key for field in NAMED_THREADS for key in (field, user_field(field)) if key in results[0]))
     median = {key: statistics.median(r[key] for r in results) for key in keys}
     if any(r.get("rss_mib") for r in results):
         median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
@@ -212,11 +212,11 @@ def cpu_seconds(*pids):
 
 
 def named_cpu_seconds(patterns, *pids):
-    """The CPU time, user and kernel together, that the processes' threads whose name matches
-    each of `patterns` (field: regular expression) have used so far, in seconds, by field; None
-    for a pattern no thread matches (nginx). One walk of the threads serves every pattern. The
-    server's loops (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server,
-    so none of their time leaves with an ended thread."""
+    """The CPU time, as (user, kernel) seconds, that the processes' threads whose name matches
+    each of `patterns` (field: regular expression) have used so far, by field; None for a pattern
+    no thread matches (nginx). One walk of the threads serves every pattern. The server's loops
+    (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server, so none of
+    their time leaves with an ended thread; the C floor's hand-over names its two threads so too."""
     totals = dict.fromkeys(patterns)
     for pid in pids:
         for task in os.listdir(f"/proc/{pid}/task"):
@@ -228,13 +228,21 @@ def named_cpu_seconds(patterns, *pids):
             name = text.split("(", 1)[1].rsplit(")", 1)[0]
             for field, pattern in patterns.items():
                 if re.fullmatch(pattern, name):
-                    totals[field] = (totals[field] or 0) + sum(stat_times(text))
+                    user, system = totals[field] or (0, 0)
+                    thread_user, thread_system = stat_times(text)
+                    totals[field] = (user + thread_user, system + thread_system)
     ticks = os.sysconf("SC_CLK_TCK")
-    return {field: None if total is None else total / ticks for field, total in totals.items()}
+    return {field: None if total is None else (total[0] / ticks, total[1] / ticks) for field, total in totals.items()}
 
 
-# The threads measure_once times on their own, by the field each goes into.
+# The threads measure_once times on their own, by the field each goes into (user and kernel
+# together); the user-space part goes into the field's user_field.
 NAMED_THREADS = {"loops_us": r"loop-\d+", "writer_us": "sqlite-writer"}
+
+
+def user_field(field):
+    """Where the user-space part of a NAMED_THREADS field goes: loops_us -> loops_user_us."""
+    return field.removesuffix("_us") + "_user_us"
 
 
 def stat_times(text):
@@ -268,8 +276,9 @@ class StealMeter:
 
 def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r", cpu_pids=()):
     """One wrk run; with `rss`, the peak RSS during it; with `cpu_pids`, the CPU time those
-    processes spent per completed request, in user space and in the kernel (µs). Always the
-    hypervisor's steal over the run (`steal_pct`)."""
+    processes spent per completed request, in user space and in the kernel (µs), and that of
+    their NAMED_THREADS, in all and in user space. Always the hypervisor's steal over the run
+    (`steal_pct`)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
     named_before = named_cpu_seconds(NAMED_THREADS, *cpu_pids) if cpu_pids else {}
@@ -284,7 +293,9 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
         named_after = named_cpu_seconds(NAMED_THREADS, *cpu_pids)
         for field, seconds_before in named_before.items():
             if seconds_before is not None:
-                result[field] = round((named_after[field] - seconds_before) * 1e6 / requests, 2)
+                (user_after, system_after), (user_before, system_before) = named_after[field], seconds_before
+                result[field] = round((user_after + system_after - user_before - system_before) * 1e6 / requests, 2)
+                result[user_field(field)] = round((user_after - user_before) * 1e6 / requests, 2)
     if sampler:
         result["rss_mib"] = round(sampler.stop() / 1024, 1)
     return result

@@ -7,7 +7,7 @@ full result into both pages, and its check fails when they differ from it.
 """
 import json, sys
 
-from benchlib import FLOORS, ceiling_runs, ratios_by_round, read_ratios, write_ratios
+from benchlib import FLOORS, ceiling_runs, ratios_by_round, read_ratios, user_field, write_ratios
 
 
 def rps(value):
@@ -347,7 +347,26 @@ def put_split(report):
     else:
         sentence += (f"and the server's other threads (the SQLite writer, the checkpointer, the access log) {put - loops:.1f} µs, "
                      f"where the reference took {ceiling:.1f} µs for its rating.")
-    return ["", sentence]
+    return ["", sentence] + thread_split(writes)
+
+
+def thread_split(writes):
+    """One sentence: each thread's user-space and kernel time per `PUT`, the server's beside the
+    hand-over floor's (the same two threads in C) and the reference's, which shows which side of
+    which thread the server's extra time is on. Absent from results older than the fields."""
+    put, floor = writes["put_rating"], writes.get("put_floor_handover", {})
+    if "writer_user_us" not in put or "writer_user_us" not in floor:
+        return []
+
+    def split(figures, field):
+        user = figures[user_field(field)]
+        return f"{user:.1f} in user space and {figures[field] - user:.1f} in the kernel"
+
+    ceiling = writes["sqlite_ceiling_cpu_us"]
+    return ["", f"By thread, in µs per `PUT`: the server's loops took {split(put, 'loops_us')}, its writer "
+            f"{split(put, 'writer_us')}; the hand-over floor's loop {split(floor, 'loops_us')}, its writer "
+            f"{split(floor, 'writer_us')}; the reference, for its rating, {ceiling['user_us']:.1f} in user space and "
+            f"{ceiling['system_us']:.1f} in the kernel. Both writers run the reference's statements."]
 
 
 def write_stalls(report):

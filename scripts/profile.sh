@@ -4,8 +4,9 @@
 # the hottest functions (self time, demangled), the shares of each library and thread, and the
 # system calls (with what they called) that took over 1 % of the server's time. Last it profiles
 # the C floor of the benchmark (bench/put-floor-server.c) under the same PUT load, on the same
-# core, so the by-library table in microseconds of CPU per request sets a PUT through the server
-# beside one through the least HTTP server in front of the same statements.
+# core, alone and with the service's hand-over to a writer thread, so the by-thread-and-library
+# table in microseconds of CPU per request sets a PUT through the server beside one through the
+# least HTTP server in front of the same statements.
 #   scripts/profile.sh                   # the current tree
 #   scripts/profile.sh --binary PATH     # another build, e.g. an older commit's, for before/after
 set -euo pipefail
@@ -30,10 +31,10 @@ profile() { # profile NAME PID URL [SCRIPT]
     wait $recorder || true
     perf report -i "$work/$1.data" --no-children --sort symbol -g none --percent-limit 1.2 2>/dev/null \
         | rows | swift demangle --simplified | cut -c1-140
-    echo "-- $1 by library (the kernel, SQLite, the binary, libc, the Swift runtime), and in µs of CPU per request:"
+    echo "-- $1 by thread and library (the kernel, SQLite, the binary, libc, the Swift runtime), and in µs of CPU per request:"
     # A sample stands for 1/999 s of the one core the server has (wrk ran all the while).
-    perf report -i "$work/$1.data" --no-children --sort dso -g none -n --percent-limit 0.5 2>/dev/null |
-        rows | awk -v n="$requests" '{printf "%9s %8.2f µs  %s\n", $1, $2 * 1e6 / 999 / n, $3}'
+    perf report -i "$work/$1.data" --no-children --sort comm,dso -g none -n --percent-limit 0.5 2>/dev/null |
+        rows | awk -v n="$requests" '{printf "%9s %8.2f µs  %-16s %s\n", $1, $2 * 1e6 / 999 / n, $3, $4}'
     echo "-- $1 by thread (in the server the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
     echo "   and the system calls that took over 1 % (with what they called):"
     perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | rows
@@ -54,3 +55,12 @@ floor=$!
 trap 'kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; rm -rf "'"$work"'"' EXIT
 floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
 profile "PUT, the C floor" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
+kill -TERM "$floor"
+wait "$floor" || true
+# The same floor with the service's hand-over (its threads named as the service's, loop-1 and
+# sqlite-writer), so each thread's libraries stand beside the server's own.
+rm -f "$work"/floor.sqlite*
+ANSWER_BYTES=$answer_bytes HANDOVER=1 taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
+floor=$!
+floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
+profile "PUT, the C floor with the hand-over" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
