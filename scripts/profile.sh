@@ -50,17 +50,20 @@ answer_bytes=$(PYTHONPATH=bench python3 -c "import benchlib, sys
 print(benchlib.PutFloor(sys.argv[1], benchlib.put_answer_bytes(sys.argv[2])).answer_bytes)" "$work" "http://127.0.0.1:$port")
 kill -TERM "$server"
 wait "$server" || true
-ANSWER_BYTES=$answer_bytes taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
-floor=$!
-trap 'kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; rm -rf "'"$work"'"' EXIT
-floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
-profile "PUT, the C floor" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
-kill -TERM "$floor"
-wait "$floor" || true
-# The same floor with the service's hand-over (its threads named as the service's, loop-1 and
-# sqlite-writer), so each thread's libraries stand beside the server's own.
-rm -f "$work"/floor.sqlite*
-ANSWER_BYTES=$answer_bytes HANDOVER=1 taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
-floor=$!
-floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
-profile "PUT, the C floor with the hand-over" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
+floor=
+trap 'if [ -n "$floor" ]; then kill -TERM $floor 2>/dev/null || true; wait $floor 2>/dev/null || true; fi; rm -rf "'"$work"'"' EXIT
+
+profile_floor() { # profile_floor NAME HANDOVER: the floor on a fresh database, HANDOVER=1 with the
+    # service's hand-over (its threads named as the service's, loop-1 and sqlite-writer, so each
+    # thread's libraries stand beside the server's own)
+    rm -f "$work"/floor.sqlite*
+    ANSWER_BYTES=$answer_bytes HANDOVER=$2 taskset -c 1 "$work/put-floor-server" "$work/floor.sqlite" migrations/sqlite/*.sql >"$work/floor.log" &
+    floor=$!
+    local floor_port
+    floor_port=$(listening_port "$work/floor.log") || { echo "the floor server did not start" >&2; exit 1; }
+    profile "$1" "$floor" "http://127.0.0.1:$floor_port/" put-ratings.lua
+    kill -TERM "$floor"
+    wait "$floor" || true
+}
+profile_floor "PUT, the C floor" 0
+profile_floor "PUT, the C floor with the hand-over" 1
