@@ -8,7 +8,9 @@
 # do not weigh cache misses or atomic operations (count-per-request.sh counts reference counting
 # and allocations). Each path gets a fresh server on a fresh database. The
 # first row, `/healthz`, is the floor under every other: what the HTTP layer and the middleware
-# cost a request before any ratings work.
+# cost a request before any ratings work. Each thread is counted apart, so the last column gives
+# the event loops' share alone: for a `PUT` it leaves out SQLite and the writer, whose count per
+# request moves with how many writes each commit groups.
 #   scripts/count-instructions.sh                 # the current tree
 #   scripts/count-instructions.sh --binary PATH   # another build, e.g. an older commit's
 set -euo pipefail
@@ -18,9 +20,10 @@ command -v valgrind >/dev/null || { apt-get install -y -qq valgrind >/dev/null; 
 source scripts/lib/start-server.sh
 
 count() { # count NAME PATH [SCRIPT]: prints one table row
-    local work requests total extra
+    local work requests extra file annotated thread time total=0 loops=0 time_text=0
     work=$(mktemp -d)
-    start_server "$binary" "$work" valgrind -q --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out"
+    start_server "$binary" "$work" valgrind -q --tool=callgrind --separate-threads=yes --instr-atstart=no \
+        --callgrind-out-file="$work/callgrind.out"
     PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port, items=741)" # every id the reads ask for
     read -ra extra <<<"$(wrk_script "$work" "${3:-}")"
     BENCH_RUN=warm wrk -t1 -c4 -d2s "${extra[@]}" "http://127.0.0.1:$port$2" >/dev/null
@@ -29,17 +32,23 @@ count() { # count NAME PATH [SCRIPT]: prints one table row
     callgrind_control -i off "$server" >/dev/null 2>&1
     kill -TERM "$server"
     wait "$server" || true
-    total=$(awk '/^totals:/ {print $2}' "$work/callgrind.out")
-    # The access log's time text, formatted once per millisecond however many requests share
-    # it: its whole cost (the closure under the log's time lock) varies with valgrind's speed.
-    time_text=$(callgrind_annotate --inclusive=yes "$work/callgrind.out" 2>/dev/null |
-        awk '/AccessLogMiddleware.*appendNow.*XEfU_TA/ && !found {gsub(",", "", $1); print $1; found = 1}')
+    for file in "$work"/callgrind.out*; do # one file per thread
+        thread=$(awk '/^totals:/ {print $2}' "$file")
+        [ -n "$thread" ] || continue
+        annotated=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null)
+        total=$((total + thread))
+        if grep -q 'EventLoopC3run' <<<"$annotated"; then loops=$((loops + thread)); fi
+        # The access log's time text, formatted once per millisecond however many requests share
+        # it: its whole cost (the closure under the log's time lock) varies with valgrind's speed.
+        time=$(awk '/AccessLogMiddleware.*appendNow.*XEfU_TA/ && !found {gsub(",", "", $1); print $1; found = 1}' <<<"$annotated")
+        time_text=$((time_text + ${time:-0}))
+    done
     rm -rf "$work"
-    echo "| $1 | $((total / requests)) | ${time_text:+$(((total - time_text) / requests))} |"
+    echo "| $1 | $((total / requests)) | $(((total - time_text) / requests)) | $(((loops - time_text) / requests)) |"
 }
 
-echo "| per request (callgrind, 4 connections) | instructions | without the log's time text |"
-echo "|---|---:|---:|"
+echo "| per request (callgrind, 4 connections) | instructions | without the log's time text | on the event loops, without it |"
+echo "|---|---:|---:|---:|"
 count '`GET /healthz`: the request pipeline alone (parse, middleware, log, answer), no ratings work' /healthz
 count '`GET /v1/items/{id}`, hot summary' /v1/items/bench-37
 count '`GET /v1/display`' "/v1/display?value=3.3&max=5"
