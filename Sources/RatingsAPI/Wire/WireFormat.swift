@@ -10,33 +10,43 @@ struct WireFormat {
 
     func display(_ display: Display, into json: inout JSONWriter) {
         if let whole = language.renderedWholeDisplay(of: display) { return json.value(whole) }
-        if let members = language.renderedMembers(of: display) { return Self.display(display, members: members, into: &json) }
-        var rendered = JSONWriter(capacity: 256)
-        rendered.beginObject()
-        Self.languageMembers(of: display, in: language.language, into: &rendered)
-        rendered.endObject()
-        Self.display(display, members: rendered.innerBytes, into: &json)
+        // Every display's parts are rendered before; only one outside every scale would not be.
+        let parts = language.renderedParts(of: display) ?? WireLanguage.DisplayParts(rendering: display, in: language.language)
+        Self.display(display, parts: parts, into: &json)
     }
 
-    /// A Display object: value, symbols and fill, then the language's `members` as rendered.
-    static func display(_ display: Display, members: [UInt8], into json: inout JSONWriter) {
+    /// A Display object: the value members and the language's members as rendered before (both
+    /// follow from the rounded value and the scale alone), around the fill, which is written now.
+    static func display(_ display: Display, parts: WireLanguage.DisplayParts, into json: inout JSONWriter) {
         json.beginObject()
+        json.members(parts.valueMembers)
+        json.key("fill"); json.beginArray()
+        for share in display.fillHundredths {
+            if fillTexts.indices.contains(share) { json.value(fillTexts[share]) } else { json.number(DecimalText.hundredths(share)) }
+        }
+        json.endArray()
+        json.members(parts.languageMembers)
+        json.endObject()
+    }
+
+    /// Every share a star can be filled to (0 to 100 hundredths) as JSON: a fill is copied, not formatted.
+    private static let fillTexts: [[UInt8]] = (0...100).map { Array(DecimalText.hundredths($0).utf8) }
+
+    /// The members `write` writes, without the braces around them.
+    static func members(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        write(&json)
+        json.endObject()
+        return json.innerBytes
+    }
+
+    /// The members of a Display that depend only on its rounded value and scale: `value`, `symbols`.
+    static func valueMembers(of display: Display, into json: inout JSONWriter) {
         json.key("value"); json.number(display.valueText)
         json.key("symbols"); json.beginArray()
         for symbol in display.symbols { json.value(quoted(symbol)) }
         json.endArray()
-        json.key("fill"); json.beginArray()
-        for share in display.fillHundredths {
-            // Whole stars and empty ones, nearly all of them, without formatting a number.
-            switch share {
-            case 100: json.value("1")
-            case 0: json.value("0")
-            default: json.number(DecimalText.hundredths(share))
-            }
-        }
-        json.endArray()
-        json.members(members)
-        json.endObject()
     }
 
     /// A symbol's name as a JSON string, ready to copy: every star of every display is one.

@@ -1,37 +1,46 @@
 import JSON
 import RatingsCore
 
-/// A language ready for the wire: the language, and the JSON of its Display members for every
-/// scale and value (120 per language), rendered once so a response copies bytes instead of
-/// phrasing and escaping five strings per display.
+/// A language ready for the wire: the language, and the JSON of the Display members that follow
+/// from the rounded value for every scale and value (120 per language), rendered once so a
+/// response copies bytes instead of phrasing and escaping five strings per display.
 final class WireLanguage: Sendable {
+    /// The members of one rounded value's Display on one scale, rendered without braces.
+    struct DisplayParts: Sendable {
+        /// `value` and `symbols`.
+        let valueMembers: [UInt8]
+        /// The members in this language (the VoiceOver strings, the caption, the direction).
+        let languageMembers: [UInt8]
+
+        init(rendering display: Display, in language: Language) {
+            valueMembers = WireFormat.members { WireFormat.valueMembers(of: display, into: &$0) }
+            languageMembers = WireFormat.members { WireFormat.languageMembers(of: display, in: language, into: &$0) }
+        }
+    }
+
     let language: Language
     /// By scale, then by half steps.
-    private let members: [[[UInt8]]]
+    private let parts: [[DisplayParts]]
     /// Whole Display objects of whole-star values (every rating, and averages that are whole), by
     /// scale, then by stars (0 for not rated).
     private let wholeDisplays: [[[UInt8]]]
 
     init(_ language: Language) {
         self.language = language
-        members = Scale.allowed.map { maxRating in
+        parts = Scale.allowed.map { maxRating in
             // Every scale in Scale.allowed is valid, so the fallback is never taken.
             guard let scale = try? Scale(maxRating: maxRating) else { return [] }
             return (0...2 * maxRating).map { halves in
-                var json = JSONWriter(capacity: 256)
-                json.beginObject()
-                WireFormat.languageMembers(of: Display(ExactValue(thousandths: halves * 500), on: scale), in: language, into: &json)
-                json.endObject()
-                return json.innerBytes // the members without their braces
+                DisplayParts(rendering: Display(ExactValue(thousandths: halves * 500), on: scale), in: language)
             }
         }
-        let members = members
+        let parts = parts
         wholeDisplays = Scale.allowed.map { maxRating in
             guard let scale = try? Scale(maxRating: maxRating) else { return [] }
             return (0...maxRating).map { stars in
                 var json = JSONWriter(capacity: 384)
                 WireFormat.display(Display(ExactValue(thousandths: stars * 1000), on: scale),
-                                   members: members[maxRating - Scale.allowed.lowerBound][2 * stars], into: &json)
+                                   parts: parts[maxRating - Scale.allowed.lowerBound][2 * stars], into: &json)
                 return json.bytes
             }
         }
@@ -48,10 +57,10 @@ final class WireLanguage: Sendable {
         return wholeDisplays[byScale][stars]
     }
 
-    /// The rendered members for `display`; nil only for a display outside every scale.
-    func renderedMembers(of display: Display) -> [UInt8]? {
+    /// The rendered parts of `display`; nil only for a display outside every scale.
+    func renderedParts(of display: Display) -> DisplayParts? {
         let byScale = display.scale.maxRating - Scale.allowed.lowerBound
-        guard members.indices.contains(byScale), members[byScale].indices.contains(display.halfSteps) else { return nil }
-        return members[byScale][display.halfSteps]
+        guard parts.indices.contains(byScale), parts[byScale].indices.contains(display.halfSteps) else { return nil }
+        return parts[byScale][display.halfSteps]
     }
 }
