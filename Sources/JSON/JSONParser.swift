@@ -123,21 +123,23 @@ public struct JSONParser {
     private mutating func parseString() throws(SyntaxError) -> String {
         index += 1
         var runStart = index
+        // Built up only once an escape turns up: a string without one, nearly every string, is
+        // validated and made in one step from its bytes.
         var result = ""
-        func flushRun(_ end: Int) throws(SyntaxError) {
-            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
-            result += text
-        }
+        var escaped = false
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
-                try flushRun(index)
+                let run = try text(runStart..<index)
                 index += 1
+                guard escaped else { return run }
+                result += run
                 return result
             }
             if byte < 0x20 { throw error("control character in a string") }
             if byte != UInt8(ascii: "\\") { index += 1; continue }
-            try flushRun(index)
+            result += try text(runStart..<index)
+            escaped = true
             index += 1
             guard let escape = current else { throw error("unterminated escape") }
             index += 1
@@ -155,6 +157,13 @@ public struct JSONParser {
             }
             runStart = index
         }
+    }
+
+    /// The bytes in `range` as text; an error if they are not UTF-8.
+    private func text(_ range: Range<Int>) throws(SyntaxError) -> String {
+        let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        guard let text else { throw error("invalid UTF-8 in a string") }
+        return text
     }
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
