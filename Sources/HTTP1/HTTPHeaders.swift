@@ -88,6 +88,17 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
         return found
     }
 
+    /// Whether the first value of `name` (lowercase) is exactly `literal`, compared as bytes,
+    /// without making text of it.
+    public func firstValue(of name: StaticString, is literal: StaticString) -> Bool {
+        var matches = false
+        forEachValue(of: name) { value in
+            matches = value.hasSameBytes(as: literal)
+            return false
+        }
+        return matches
+    }
+
     /// Every value of `name` (lowercase), in order.
     public func values(_ name: StaticString) -> [String] {
         var values: [String] = []
