@@ -21,7 +21,7 @@ Run it with scripts/bench.sh.
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, log, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
+                      build_rated_items, log, median_cpu_run, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
@@ -89,7 +89,7 @@ def writes(binary, server, work, runs, seconds):
     result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
               "sqlite_ceiling_steal_pct": ceiling.steal_pct,
               "sqlite_ceiling_commit_ms": ceiling.commit_ms,
-              "sqlite_ceiling_cpu_us": {key: statistics.median(run[key] for run in ceiling.cpu_us) for key in ("user_us", "system_us")},
+              "sqlite_ceiling_cpu_us": median_cpu_run(ceiling.cpu_us),
               "put_rating": summarize("put_rating", puts),
               "put_floor": summarize("put_floor", floors),
               "put_floor_handover": summarize("put_floor_handover", handovers),

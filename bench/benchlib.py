@@ -150,9 +150,9 @@ def summarize(name, results):
         log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
-    keys = (("rps", "p50_ms", "p99_ms", "max_ms", "errors") + (("user_us", "system_us") if "user_us" in results[0] else ())
-            + tuple(key for field in NAMED_THREADS for key in (field, user_field(field)) if key in results[0]))
-    median = {key: statistics.median(r[key] for r in results) for key in keys}
+    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms", "errors")}
+    if "user_us" in results[0]:
+        median.update(median_cpu_run(results))
     if any(r.get("rss_mib") for r in results):
         median["rss_mib"] = max(r.get("rss_mib") or 0 for r in results)
     median["runs"] = results
@@ -243,6 +243,20 @@ NAMED_THREADS = {"loops_us": r"loop-\d+", "writer_us": "sqlite-writer"}
 def user_field(field):
     """Where the user-space part of a NAMED_THREADS field goes: loops_us -> loops_user_us."""
     return field.removesuffix("_us") + "_user_us"
+
+
+# Every CPU figure of a run, per request: the process's user and kernel time, and each named thread's.
+CPU_FIGURES = ("user_us", "system_us") + tuple(key for field in NAMED_THREADS for key in (field, user_field(field)))
+
+
+def median_cpu_run(runs):
+    """The CPU figures of the run whose CPU time per request (user and kernel) is the median.
+    They come from one run, so user and kernel time add up to its total and its threads to their
+    part of it; each figure's own median can come from another run, giving a total no run had and
+    a remainder for the other threads below zero."""
+    ordered = sorted(runs, key=lambda run: run["user_us"] + run["system_us"])
+    middle = ordered[(len(ordered) - 1) // 2]
+    return {key: middle[key] for key in CPU_FIGURES if key in middle}
 
 
 def stat_times(text):

@@ -5,9 +5,9 @@ full result into both pages, and its check fails when they differ from it.
 
     python3 bench/report.py [--summary] bench/results/DATE-full.json
 """
-import json, sys
+import copy, json, sys
 
-from benchlib import FLOORS, ceiling_runs, ratios_by_round, read_ratios, user_field, write_ratios
+from benchlib import FLOORS, ceiling_runs, median_cpu_run, ratios_by_round, read_ratios, user_field, write_ratios
 
 
 def rps(value):
@@ -28,6 +28,17 @@ def intro(report):
             f"{m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}. "
             f"Server and references on core 1, `wrk -t1` on core 0, 64 keep-alive connections, "
             f"{report['seconds']} s per run, median of {report['runs']} runs.", ""]
+
+
+def cpu_by_current_rule(report):
+    """The result with each load's CPU figures by the current rule (all from its median run, see
+    `median_cpu_run`), worked out from the runs, so an older result renders the same way."""
+    report = copy.deepcopy(report)
+    for load in (*report["reads"].values(), *report["writes"].values()):
+        runs = load.get("runs") if isinstance(load, dict) else None
+        if runs and isinstance(runs[0], dict) and "user_us" in runs[0]:
+            load.update(median_cpu_run(runs))
+    return report
 
 
 def target_ratios(reads, writes):
@@ -165,6 +176,9 @@ def steal_effect(reads, writes):
     for label, runs in (("nginx", reads["nginx"]["runs"]), ("the summary `GET`", reads["get_summary"]["runs"]),
                         ("the `PUT`", writes["put_rating"]["runs"])):
         calm, stolen = min(runs, key=lambda run: run["steal_pct"]), max(runs, key=lambda run: run["steal_pct"])
+        if calm is stolen:
+            sides.append(f"{label}'s runs all had {calm['steal_pct']:.1f} % steal")
+            continue
         sides.append(f"{label} {cpu_us(calm):.1f} → {cpu_us(stolen):.1f} µs at {rps(calm['rps'])} → {rps(stolen['rps'])} req/s "
                      f"({calm['steal_pct']:.1f} → {stolen['steal_pct']:.1f} % steal)")
     pairs = list(zip(reads["nginx"]["runs"], reads["get_summary"]["runs"]))
@@ -386,12 +400,14 @@ def write_stalls(report):
 
 def render_summary(report):
     """The README's part: what was measured, the ratios and the scaling table."""
+    report = cpu_by_current_rule(report)
     return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
                      + cpu_ratios(report) + write_floor(report) + measured_floor(report) + put_split(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
 
 
 def render(report):
     """docs/performance.md's part: every figure of the run."""
+    report = cpu_by_current_rule(report)
     lines = intro(report)
     reads, writes = report["reads"], report["writes"]
     r = target_ratios(reads, writes)
