@@ -127,12 +127,12 @@ final class GroupCommitWriter: Sendable {
             try transaction.commitTransaction()
         } catch {
             try? transaction.rollbackTransaction()
-            cache.forget(session.takeChangedRows().keys)
+            session.consumeChangedRows { cache.forget($0.keys) }
             return error
         }
         // The cache learns the committed rows before any write is acknowledged, so a read that
         // follows an acknowledgement sees the write.
-        cache.committed(session.takeChangedRows())
+        session.consumeChangedRows(cache.committed)
         return nil
     }
 }

@@ -38,9 +38,8 @@ final class SummaryCache: Sendable {
     }
 
     /// The writer's committed rows. Called after COMMIT and before the writes are acknowledged.
-    func committed(_ rows: [String: SummaryRow]) {
-        for (raw, row) in rows {
-            let item = ItemID(stored: raw)
+    func committed(_ rows: [ItemID: SummaryRow]) {
+        for (item, row) in rows {
             let entry = Entry.summary(row.summary(of: item))
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
@@ -50,8 +49,8 @@ final class SummaryCache: Sendable {
     }
 
     /// Forgets items whose transaction rolled back: the cache keeps no row the file lacks.
-    func forget(_ items: some Sequence<String>) {
-        for item in items.lazy.map(ItemID.init(stored:)) {
+    func forget(_ items: some Sequence<ItemID>) {
+        for item in items {
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
                 shard.remove(item)

@@ -18,8 +18,10 @@ final class WriteSession {
     private let deleteRaterRatings: SQLiteStatement
     private let emptyWALCheckpoint: SQLiteStatement
     private let ranking: RankingSettings
-    /// Rows changed by the transaction under way, for the cache once it commits.
-    private(set) var changedRows: [String: SummaryRow] = [:]
+    /// Rows changed by the transaction under way, for the cache once it commits. Keyed by the
+    /// item, whose hash was computed once when the request was read: a key of text would hash it
+    /// here and again in the cache.
+    private var changedRows: [ItemID: SummaryRow] = [:]
 
     init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
         self.ranking = ranking
@@ -109,14 +111,15 @@ final class WriteSession {
         guard let updated = try item(request.item) else {
             throw SQLiteError(code: 1, operation: RatingSQL.selectItem, message: "the item row vanished inside its transaction")
         }
-        changedRows[request.item.rawValue] = updated
+        changedRows[request.item] = updated
         return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: updated.summary(of: request.item))
     }
 
-    /// Takes the rows the last transaction changed (the writer calls it after COMMIT or ROLLBACK).
-    func takeChangedRows() -> [String: SummaryRow] {
-        defer { changedRows = [:] }
-        return changedRows
+    /// Hands `body` the rows the last transaction changed, then forgets them, keeping the room
+    /// they took for the next transaction (the writer calls it after COMMIT or ROLLBACK).
+    func consumeChangedRows(_ body: ([ItemID: SummaryRow]) -> Void) {
+        body(changedRows)
+        changedRows.removeAll(keepingCapacity: true)
     }
 
     private func item(_ item: ItemID) throws(SQLiteError) -> SummaryRow? {
@@ -158,7 +161,7 @@ final class WriteSession {
         guard applyDelta.changes == 1 else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
-        changedRows[item.rawValue] = updated
+        changedRows[item] = updated
         return updated.summary(of: item)
     }
 }
