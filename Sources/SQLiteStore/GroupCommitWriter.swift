@@ -15,7 +15,7 @@ final class GroupCommitWriter: Sendable {
 
     /// What the writer's thread takes from its queue, in order.
     private enum Work: Sendable {
-        case write(any WriteJob)
+        case write(WriteJob)
         /// Runs on the writer's thread once every write queued before it has committed or failed.
         case barrier(@Sendable (WriteSession) -> Void)
     }
@@ -47,7 +47,7 @@ final class GroupCommitWriter: Sendable {
     /// Queues a write; the job's completion runs on the writer's thread after its commit. It must
     /// hand its result on rather than wait for an event loop: the loops are woken only once every
     /// completion of the commit has run.
-    func enqueue(_ job: any WriteJob) {
+    func enqueue(_ job: WriteJob) {
         if !queue.put(.write(job)) {
             job.finish(failure: SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped"))
         }
@@ -82,7 +82,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private static func run(_ queue: WorkQueue<Work>, session: WriteSession, cache: SummaryCache) {
-        var writes: [any WriteJob] = []
+        var writes: [WriteJob] = []
         while true {
             // Let the event loops finish the turn they are in first: on a busy machine they are
             // still reading writes that belong in this transaction, and one commit (one sync)
@@ -103,7 +103,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Commits `batch`, hands every job its result, and empties `batch` for the next.
-    private static func commit(_ batch: inout [any WriteJob], session: WriteSession, cache: SummaryCache) {
+    private static func commit(_ batch: inout [WriteJob], session: WriteSession, cache: SummaryCache) {
         guard !batch.isEmpty else { return }
         let failure = commitOrRollBack(batch, session: session, cache: cache)
         // Every result is handed out before any event loop is woken, so each loop wakes once
@@ -115,7 +115,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Runs the batch in one transaction; nil once it committed, else why it did not.
-    private static func commitOrRollBack(_ batch: [any WriteJob], session: WriteSession, cache: SummaryCache) -> SQLiteError? {
+    private static func commitOrRollBack(_ batch: [WriteJob], session: WriteSession, cache: SummaryCache) -> SQLiteError? {
         let transaction = session.transaction
         do {
             try transaction.beginTransaction()
