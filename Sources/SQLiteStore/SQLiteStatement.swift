@@ -19,13 +19,20 @@ final class SQLiteStatement {
     // Safe: SQLITE_TRANSIENT is the documented sentinel (-1) telling SQLite to copy.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    #if DEBUG
+    /// How many binds the current run made, for `run`'s check that none was left out.
+    private var bindsThisRun = 0
+    #endif
+
     /// Binds an integer to parameter `index` (1-based).
     func bind(_ index: Int32, _ value: Int) throws(SQLiteError) {
+        countBind()
         try check(sqlite3_bind_int64(handle, index, sqlite3_int64(value)))
     }
 
     /// Binds text to parameter `index` (1-based).
     func bind(_ index: Int32, _ value: String) throws(SQLiteError) {
+        countBind()
         var value = value
         let rc = value.withUTF8 { bytes in
             sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), SQLiteStatement.transient)
@@ -35,7 +42,19 @@ final class SQLiteStatement {
 
     /// Binds an integer or NULL to parameter `index` (1-based).
     func bind(_ index: Int32, _ value: Int?) throws(SQLiteError) {
-        if let value { try bind(index, value) } else { try check(sqlite3_bind_null(handle, index)) }
+        if let value {
+            try bind(index, value)
+        } else {
+            countBind()
+            try check(sqlite3_bind_null(handle, index))
+        }
+    }
+
+    @inline(__always)
+    private func countBind() {
+        #if DEBUG
+        bindsThisRun += 1
+        #endif
     }
 
     /// Advances; true while a row is available.
@@ -50,16 +69,26 @@ final class SQLiteStatement {
         }
     }
 
-    /// Makes the statement ready for its next use.
+    /// Makes the statement ready for its next use. Its parameters keep their values, which the
+    /// next run's `bind` replaces, every one (see `run`): clearing them would cost a pass over
+    /// them, each freed before it is bound again.
     func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
     }
 
-    /// Runs the statement with parameters bound by `bind`, handing each row to `row`.
+    /// Runs the statement with parameters bound by `bind`, handing each row to `row`. `bind` must
+    /// bind every parameter, since the last run's values are still in place; the debug build
+    /// checks that it made as many binds as the statement has parameters.
     func run(bind: () throws(SQLiteError) -> Void, row: () throws(SQLiteError) -> Void = {}) throws(SQLiteError) {
         defer { reset() }
+        #if DEBUG
+        bindsThisRun = 0
+        #endif
         try bind()
+        #if DEBUG
+        assert(bindsThisRun == Int(sqlite3_bind_parameter_count(handle)),
+               "\(sql): bound \(bindsThisRun) of \(sqlite3_bind_parameter_count(handle)) parameters")
+        #endif
         while try step() { try row() }
     }
 
