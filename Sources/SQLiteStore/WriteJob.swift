@@ -17,7 +17,8 @@ struct WriteJob: Sendable {
     /// A write whose outcome, of type `Outcome`, `body` computes and `completion` receives.
     init<Outcome: Sendable>(_ body: @escaping @Sendable (WriteSession) throws -> Outcome,
                             completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void) {
-        // Safe: written by `execute` and read by `finish`, both on the writer's thread, one after the other.
+        // Safe: written by `execute` and read by a `finish` without failure, both on the writer's
+        // thread, one after the other (a `finish` with a failure, which may run elsewhere, leaves it be).
         nonisolated(unsafe) var result: Result<Outcome, any Error>?
         step = { step in
             switch step {
