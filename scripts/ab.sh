@@ -2,11 +2,16 @@
 # Two builds side by side on one load, for a before-and-after when the machine is too noisy for
 # two separate runs: the builds alternate for three rounds, each run on a fresh, seeded server
 # pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no run pays for the
-# last one's writeback. Prints each run's rate and its CPU time per request (perf stat).
-#   scripts/ab.sh get|put OLD_BINARY NEW_BINARY     # e.g. an older commit's build from a worktree
+# last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time per request
+# (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
+#   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
+# With AB_NEW_LOOPS='COMMAND' set, `COMMAND TID` runs on each event-loop thread of every server the
+# second binary starts (which may be the first binary again), to try a scheduling policy on them:
+#   AB_NEW_LOOPS='chrt -b -p 0' scripts/ab.sh put B B          # the loops under SCHED_BATCH
+#   AB_NEW_LOOPS='renice -n 5 -p' scripts/ab.sh mixed B B      # the loops at nice 5
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] && { [ "$1" = get ] || [ "$1" = put ]; } || { sed -n '2,6p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,11p' "$0" >&2; exit 2; }
 kind=$1
 shift
 # For the tools and wrk_script; given a binary, it builds nothing.
@@ -14,18 +19,26 @@ source scripts/lib/measure.sh --binary "$1"
 command -v perf >/dev/null || apt-get install -y -qq linux-perf >/dev/null
 source scripts/lib/start-server.sh
 for round in 1 2 3; do
-    for binary in "$@"; do
+    for side in old new; do
+        binary=$1
+        [ $side = new ] && binary=$2
         work=$(mktemp -d)
         sync
         start_server "$binary" "$work" taskset -c 1 || exit 1
         PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
-        if [ "$kind" = put ]; then
-            read -ra args <<<"$(wrk_script "$work" put-ratings.lua)"
-            url="http://127.0.0.1:$port/"
-        else
-            args=()
-            url="http://127.0.0.1:$port/v1/items/bench-37"
+        label="$side: $binary"
+        if [ $side = new ] && [ -n "${AB_NEW_LOOPS:-}" ]; then
+            for task in /proc/"$server"/task/*; do
+                [[ "$(cat "$task/comm")" == loop-* ]] && $AB_NEW_LOOPS "${task##*/}" >/dev/null
+            done
+            label="$side: $binary, loops: $AB_NEW_LOOPS"
         fi
+        url="http://127.0.0.1:$port/"
+        case $kind in
+            put) read -ra args <<<"$(wrk_script "$work" put-ratings.lua)" ;;
+            mixed) read -ra args <<<"$(wrk_script "$work" mixed.lua)" ;;
+            get) args=(-s bench/wrk-report.lua) url="http://127.0.0.1:$port/v1/items/bench-37" ;;
+        esac
         BENCH_RUN=w$round taskset -c 0 wrk -t1 -c64 -d1s "${args[@]}" "$url" >/dev/null # warm up
         sync
         perf stat -x, -e task-clock -p "$server" -o "$work/stat" -- sleep 8.2 &
@@ -36,7 +49,8 @@ for round in 1 2 3; do
         rate=$(sed -n 's/Requests\/sec: *//p' <<<"$out")
         requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' <<<"$out")
         cpu=$(awk -F, -v n="$requests" '/task-clock/ {printf "%.1f", $1 * 1000 / n}' "$work/stat")
-        echo "round $round, $binary: $rate req/s, $cpu µs of CPU per request"
+        p99=$(sed -n 's/.*"p99_ms":\([0-9.]*\).*/\1/p' <<<"$out")
+        echo "round $round, $label: $rate req/s, p99 $p99 ms, $cpu µs of CPU per request"
         kill -TERM "$server"
         wait "$server" 2>/dev/null
         rm -rf "$work"
