@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Two builds side by side on one load, for a before-and-after when the machine is too noisy for
-# two separate runs: the builds alternate for three rounds, each run on a fresh, seeded server
-# pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no run pays for the
-# last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time per request
+# two separate runs: the builds alternate for three rounds (AB_ROUNDS=N for more), each run on a
+# fresh, seeded server pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no
+# run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time per request
 # (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
 #   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
 # With AB_NEW_LOOPS='COMMAND' set, `COMMAND TID` runs on each event-loop thread of every server the
@@ -14,11 +14,13 @@ cd "$(dirname "$0")/.."
 [ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,11p' "$0" >&2; exit 2; }
 kind=$1
 shift
+rounds=${AB_ROUNDS:-3}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "AB_ROUNDS must be a whole number from 1" >&2; exit 2; }
 # For the tools and wrk_script; given a binary, it builds nothing.
 source scripts/lib/measure.sh --binary "$1"
 command -v perf >/dev/null || apt-get install -y -qq linux-perf >/dev/null
 source scripts/lib/start-server.sh
-for round in 1 2 3; do
+for round in $(seq "$rounds"); do
     for side in old new; do
         binary=$1
         [ $side = new ] && binary=$2
