@@ -2,8 +2,8 @@
 # Two builds side by side on one load, for a before-and-after when the machine is too noisy for
 # two separate runs: the builds alternate for three rounds (AB_ROUNDS=N for more), each run on a
 # fresh, seeded server pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no
-# run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time per request
-# (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
+# run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time
+# per request (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
 #   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
 # With AB_NEW_LOOPS='COMMAND' set, `COMMAND TID` runs on each event-loop thread of every server the
 # second binary starts (which may be the first binary again), to try a scheduling policy on them:
@@ -30,9 +30,15 @@ for round in $(seq "$rounds"); do
         PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
         label="$side: $binary"
         if [ $side = new ] && [ -n "${AB_NEW_LOOPS:-}" ]; then
+            # A label must not name a policy that did not take: a refused command, or no thread
+            # named loop-N, ends the comparison.
+            loops=0
             for task in /proc/"$server"/task/*; do
-                [[ "$(cat "$task/comm")" == loop-* ]] && $AB_NEW_LOOPS "${task##*/}" >/dev/null
+                [[ "$(cat "$task/comm")" == loop-* ]] || continue
+                $AB_NEW_LOOPS "${task##*/}" >/dev/null || { echo "AB_NEW_LOOPS failed on thread ${task##*/}" >&2; exit 1; }
+                loops=$((loops + 1))
             done
+            [ $loops -gt 0 ] || { echo "AB_NEW_LOOPS: the server has no loop-N thread" >&2; exit 1; }
             label="$side: $binary, loops: $AB_NEW_LOOPS"
         fi
         url="http://127.0.0.1:$port/"
