@@ -5,17 +5,23 @@
 # run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time
 # per request (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
 #   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
-# With AB_NEW_LOOPS='COMMAND' set, `COMMAND TID` runs on each event-loop thread of every server the
-# second binary starts (which may be the first binary again), to try a scheduling policy on them:
-#   AB_NEW_LOOPS='chrt -b -p 0' scripts/ab.sh put B B          # the loops under SCHED_BATCH
-#   AB_NEW_LOOPS='renice -n 5 -p' scripts/ab.sh mixed B B      # the loops at nice 5
+# With AB_NEW_POLICY='COMMAND' set, `COMMAND TID` runs on threads of every server the second
+# binary starts (which may be the first binary again), to try a scheduling policy on them: the
+# event loops (`loop-N`), or the threads whose name matches the glob AB_NEW_THREADS:
+#   AB_NEW_POLICY='chrt -b -p 0' scripts/ab.sh put B B          # the loops under SCHED_BATCH
+#   AB_NEW_POLICY='renice -n 5 -p' scripts/ab.sh mixed B B      # the loops at nice 5
+#   AB_NEW_POLICY='chrt -f -p 1' AB_NEW_THREADS=sqlite-writer scripts/ab.sh put B B  # SCHED_FIFO
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,11p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
 kind=$1
 shift
 rounds=${AB_ROUNDS:-3}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "AB_ROUNDS must be a whole number from 1" >&2; exit 2; }
+if [ -n "${AB_NEW_THREADS:-}" ] && [ -z "${AB_NEW_POLICY:-}" ]; then
+    echo "AB_NEW_THREADS needs AB_NEW_POLICY" >&2
+    exit 2
+fi
 # For the tools and wrk_script; given a binary, it builds nothing.
 source scripts/lib/measure.sh --binary "$1"
 command -v perf >/dev/null || apt-get install -y -qq linux-perf >/dev/null
@@ -29,17 +35,25 @@ for round in $(seq "$rounds"); do
         start_server "$binary" "$work" taskset -c 1 || exit 1
         PYTHONPATH=bench python3 -c "import benchlib; benchlib.seed($port)"
         label="$side: $binary"
-        if [ $side = new ] && [ -n "${AB_NEW_LOOPS:-}" ]; then
+        if [ $side = new ] && [ -n "${AB_NEW_POLICY:-}" ]; then
             # A label must not name a policy that did not take: a refused command, or no thread
-            # named loop-N, ends the comparison.
-            loops=0
+            # of that name, ends the comparison.
+            threads=${AB_NEW_THREADS:-loop-*}
+            matched=0
             for task in /proc/"$server"/task/*; do
-                [[ "$(cat "$task/comm")" == loop-* ]] || continue
-                $AB_NEW_LOOPS "${task##*/}" >/dev/null || { echo "AB_NEW_LOOPS failed on thread ${task##*/}" >&2; exit 1; }
-                loops=$((loops + 1))
+                # shellcheck disable=SC2053 # the right side is a glob on purpose
+                [[ "$(cat "$task/comm")" == $threads ]] || continue
+                if ! $AB_NEW_POLICY "${task##*/}" >/dev/null; then
+                    echo "AB_NEW_POLICY failed on thread ${task##*/}" >&2
+                    exit 1
+                fi
+                matched=$((matched + 1))
             done
-            [ $loops -gt 0 ] || { echo "AB_NEW_LOOPS: the server has no loop-N thread" >&2; exit 1; }
-            label="$side: $binary, loops: $AB_NEW_LOOPS"
+            if [ $matched -eq 0 ]; then
+                echo "AB_NEW_THREADS: the server has no thread named $threads" >&2
+                exit 1
+            fi
+            label="$side: $binary, $threads: $AB_NEW_POLICY"
         fi
         url="http://127.0.0.1:$port/"
         case $kind in
