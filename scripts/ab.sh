@@ -3,7 +3,8 @@
 # two separate runs: the builds alternate for three rounds (AB_ROUNDS=N for more), each run on a
 # fresh, seeded server pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no
 # run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time
-# per request (perf stat). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
+# per request (perf stat), and the server's context switches per request with how many of them
+# were preemptions (/proc). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
 #   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
 # With AB_NEW_POLICY='COMMAND' set, `COMMAND TID` runs on threads of every server the second
 # binary starts (which may be the first binary again), to try a scheduling policy on them: the
@@ -13,7 +14,7 @@
 #   AB_NEW_POLICY='chrt -f -p 1' AB_NEW_THREADS=sqlite-writer scripts/ab.sh put B B  # SCHED_FIFO
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,14p' "$0" >&2; exit 2; }
 kind=$1
 shift
 rounds=${AB_ROUNDS:-3}
@@ -26,6 +27,11 @@ fi
 source scripts/lib/measure.sh --binary "$1"
 command -v perf >/dev/null || apt-get install -y -qq linux-perf >/dev/null
 source scripts/lib/start-server.sh
+# switches: "VOLUNTARY NONVOLUNTARY" context switches so far, over the server's threads.
+switches() {
+    cat /proc/"$server"/task/*/status |
+        awk '/^voluntary_ctxt/ {v += $2} /^nonvoluntary_ctxt/ {n += $2} END {print v, n}'
+}
 for round in $(seq "$rounds"); do
     for side in old new; do
         binary=$1
@@ -66,13 +72,17 @@ for round in $(seq "$rounds"); do
         perf stat -x, -e task-clock -p "$server" -o "$work/stat" -- sleep 8.2 &
         recorder=$!
         sleep 0.1
+        before=$(switches)
         out=$(BENCH_RUN=r$round taskset -c 0 wrk -t1 -c64 -d8s "${args[@]}" "$url")
+        after=$(switches)
         wait $recorder
         rate=$(sed -n 's/Requests\/sec: *//p' <<<"$out")
         requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' <<<"$out")
         cpu=$(awk -F, -v n="$requests" '/task-clock/ {printf "%.1f", $1 * 1000 / n}' "$work/stat")
         p99=$(sed -n 's/.*"p99_ms":\([0-9.]*\).*/\1/p' <<<"$out")
-        echo "round $round, $label: $rate req/s, p99 $p99 ms, $cpu µs of CPU per request"
+        switched=$(awk -v n="$requests" '{printf "%.3f context switches per request, %.3f of them preemptions",
+            ($3 + $4 - $1 - $2) / n, ($4 - $2) / n}' <<<"$before $after")
+        echo "round $round, $label: $rate req/s, p99 $p99 ms, $cpu µs of CPU per request," "$switched"
         kill -TERM "$server"
         wait "$server" 2>/dev/null
         rm -rf "$work"
