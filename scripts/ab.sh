@@ -4,8 +4,9 @@
 # fresh, seeded server pinned to core 1 (wrk on core 0, 64 connections, 8 s), after a `sync` so no
 # run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time
 # per request (perf stat), and the server's context switches per request with how many of them
-# were preemptions (/proc). `mixed` is the benchmark's 90 % GET / 10 % PUT load.
-#   scripts/ab.sh get|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
+# were preemptions (/proc). `get`, `display` and `batch` are the benchmark's three reads (a hot
+# summary, a display, twenty summaries), `put` its durable write and `mixed` its 90 % GET / 10 % PUT load.
+#   scripts/ab.sh get|display|batch|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
 # With AB_NEW_POLICY='COMMAND' set, `COMMAND TID` runs on threads of every server the second
 # binary starts (which may be the first binary again), to try a scheduling policy on them: the
 # event loops (`loop-N`), or the threads whose name matches the glob AB_NEW_THREADS:
@@ -14,7 +15,7 @@
 #   AB_NEW_POLICY='chrt -f -p 1' AB_NEW_THREADS=sqlite-writer scripts/ab.sh put B B  # SCHED_FIFO
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] && [[ "$1" =~ ^(get|put|mixed)$ ]] || { sed -n '2,14p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] && [[ "$1" =~ ^(get|display|batch|put|mixed)$ ]] || { sed -n '2,15p' "$0" >&2; exit 2; }
 kind=$1
 shift
 rounds=${AB_ROUNDS:-3}
@@ -66,6 +67,8 @@ for round in $(seq "$rounds"); do
             put) read -ra args <<<"$(wrk_script "$work" put-ratings.lua)" ;;
             mixed) read -ra args <<<"$(wrk_script "$work" mixed.lua)" ;;
             get) args=(-s bench/wrk-report.lua) url="http://127.0.0.1:$port/v1/items/bench-37" ;;
+            display) args=(-s bench/wrk-report.lua) url="http://127.0.0.1:$port/v1/display?value=3.3&max=5" ;;
+            batch) read -ra args <<<"$(wrk_script "$work" get-batch.lua)"; url="http://127.0.0.1:$port/v1/items" ;;
         esac
         BENCH_RUN=w$round taskset -c 0 wrk -t1 -c64 -d1s "${args[@]}" "$url" >/dev/null # warm up
         sync
