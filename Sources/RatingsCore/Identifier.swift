@@ -77,7 +77,7 @@ public struct ItemID: Sendable, Hashable, CustomStringConvertible {
         if let problem = IdentifierRule.problem(withBytes: bytes) {
             throw .invalidIdentifier(kind: .item, problem: problem)
         }
-        self.init(stored: String(decoding: bytes, as: UTF8.self))
+        self.init(stored: ASCII.text(bytes))
     }
 
     /// Rebuilds an identifier that was validated before it was stored.

@@ -87,8 +87,7 @@ public final class SQLiteRatingStore: RatingStore {
         var summaries: [ItemSummary] = []
         summaries.reserveCapacity(items.count)
         for item in items {
-            guard let entry = cache.entry(item) else { return nil }
-            summaries.append(Self.summary(item, entry, defaultScale))
+            guard cache.appendSummary(of: item, defaultScale: defaultScale, to: &summaries) else { return nil }
         }
         return summaries
     }

@@ -26,6 +26,20 @@ final class SummaryCache: Sendable {
     /// The cached entry, or nil when the item is not cached.
     func entry(_ item: ItemID) -> Entry? { entries.withShard(of: item) { $0.value(item) } }
 
+    /// Appends the item's summary (`empty` on `defaultScale` when it has no row) to `summaries`;
+    /// false, appending nothing, when the item is not cached. The summary goes from the cache
+    /// straight into the array, which a batch reads twenty at a time.
+    func appendSummary(of item: ItemID, defaultScale: Scale, to summaries: inout [ItemSummary]) -> Bool {
+        entries.withShard(of: item) { shard in
+            switch shard.value(item) {
+            case nil: return false
+            case .absent?: summaries.append(.empty(item, on: defaultScale))
+            case .summary(let summary)?: summaries.append(summary)
+            }
+            return true
+        }
+    }
+
     /// Marks the start of a read of `item` from the file; pass the mark to `fill`.
     func beginRead(_ item: ItemID) -> UInt64 { entries.withShard(of: item) { $0.changes } }
 

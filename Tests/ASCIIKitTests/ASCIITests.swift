@@ -52,6 +52,13 @@ struct ASCIITests {
         #expect(String(slice).withUTF8Bytes { Array($0) } == Array("middle".utf8))
     }
 
+    @Test("UTF-8 bytes become the same text String(decoding:) makes, short or long, ASCII or not")
+    func text() {
+        for text in ["", "a", "bench-37", "exactly-15-char", "sixteen-chars-id", "Ä-é-\u{1F600}", String(repeating: "x", count: 128)] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { ASCII.text($0) } == text)
+        }
+    }
+
     @Test("lines come out in runs of whole lines no longer than the limit, a longer line alone, every byte once")
     func runsOfWholeLines() {
         func runs(_ text: String, _ limit: Int) -> [String] {

@@ -56,6 +56,9 @@ struct ValidationTests {
         let checked = try ItemID("bench-37"), stored = ItemID(stored: "bench-37")
         #expect(checked == stored)
         #expect(checked.hashValue == stored.hashValue)
+        // A batch's ids are cut from the request's bytes; the caches hold ids made from text.
+        let cut = try Array("bench-37".utf8).withUnsafeBufferPointer { bytes throws(RatingError) in try ItemID(validating: bytes) }
+        #expect(cut == stored && cut.precomputedHash == stored.precomputedHash && cut.rawValue == "bench-37")
         #expect(Set([checked, stored, ItemID(stored: "bench-38")]).count == 2)
         let long = String(repeating: "x", count: 100)
         #expect(try ItemID(long) == ItemID(stored: long))

@@ -44,10 +44,11 @@ extension RatingsAPI {
     /// copy the bytes, and derive the ETag from theirs instead of hashing the whole body again.
     private func summaryList(_ summaries: [ItemSummary], in language: WireLanguage) -> HTTPResponse {
         let parts = summaries.map { renderings.rendering(of: $0, in: language) }
-        var json = JSONWriter(capacity: parts.reduce(16) { $0 + $1.json.count + 1 })
-        WireFormat.summaryList(parts.lazy.map(\.json), into: &json)
-        return Responses.representation(in: language, body: json.bytes,
-                                        etag: Responses.etag(combining: parts.lazy.map(\.etagHash), language.language.tag))
+        var length = 16
+        for index in parts.indices { length += parts[index].json.count + 1 }
+        var json = JSONWriter(capacity: length)
+        WireFormat.summaryList(parts, into: &json)
+        return Responses.representation(in: language, body: json.bytes, etag: Responses.etag(combining: parts, language.language.tag))
     }
 
     /// The ids of a batch, in every form clients send them: one comma-separated value (commas

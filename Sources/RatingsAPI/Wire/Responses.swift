@@ -75,12 +75,12 @@ enum Responses {
         return hash.value
     }
 
-    /// The strong ETag of a body made of parts whose own ETags quote `hashes`, in this order: it
-    /// changes whenever one of them would, without hashing the body's bytes again.
-    static func etag(combining hashes: some Sequence<UInt64>, _ language: String) -> String {
+    /// The strong ETag of a body made of `parts`, in this order: it changes whenever one of
+    /// theirs would, without hashing the body's bytes again.
+    static func etag(combining parts: [SummaryRenderings.Rendering], _ language: String) -> String {
         var hash = FNV1a()
         hash.add(byte: UInt8(ascii: "["))
-        for part in hashes { hash.add(part) }
+        for index in parts.indices { hash.add(parts[index].etagHash) }
         hash.add(byte: 0)
         hash.add(language.utf8)
         return hash.quotedHex

@@ -123,10 +123,11 @@ struct WireFormat {
     }
 
     /// A batch without a rater: summaries rendered before, in order.
-    static func summaryList(_ summaries: some Sequence<[UInt8]>, into json: inout JSONWriter) {
+    static func summaryList(_ summaries: [SummaryRenderings.Rendering], into json: inout JSONWriter) {
         json.beginObject()
         json.key("items"); json.beginArray()
-        for summary in summaries { json.value(summary) }
+        // By index: each rendering is borrowed from the array, not retained and released.
+        for index in summaries.indices { json.value(summaries[index].json) }
         json.endArray()
         json.endObject()
     }
