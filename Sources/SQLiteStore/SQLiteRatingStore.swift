@@ -79,7 +79,7 @@ public final class SQLiteRatingStore: RatingStore {
 
     /// Exact: the cache holds every row as last committed (see `SummaryCache`).
     public func cachedSummary(of item: ItemID, defaultScale: Scale) -> ItemSummary? {
-        cache?.entry(item).map { Self.summary(item, $0, defaultScale) }
+        cache?.entry(item).map { $0.summary(of: item, defaultScale: defaultScale) }
     }
 
     public func cachedSummaries(of items: [ItemID], defaultScale: Scale) -> [ItemSummary]? {
@@ -90,13 +90,6 @@ public final class SQLiteRatingStore: RatingStore {
             guard cache.appendSummary(of: item, defaultScale: defaultScale, to: &summaries) else { return nil }
         }
         return summaries
-    }
-
-    private static func summary(_ item: ItemID, _ entry: SummaryCache.Entry, _ defaultScale: Scale) -> ItemSummary {
-        switch entry {
-        case .absent: return .empty(item, on: defaultScale)
-        case .summary(let summary): return summary
-        }
     }
 
     /// In place when no rater is named and every item is cached; else on a reader thread.

@@ -12,6 +12,14 @@ final class SummaryCache: Sendable {
     enum Entry: Sendable {
         case absent
         case summary(ItemSummary)
+
+        /// The summary this entry stands for: an item without a row is `empty` on `defaultScale`.
+        func summary(of item: ItemID, defaultScale: Scale) -> ItemSummary {
+            switch self {
+            case .absent: .empty(item, on: defaultScale)
+            case .summary(let summary): summary
+            }
+        }
     }
 
     /// The shards' change counters count the writer's updates, so a reader can tell whether one
@@ -31,11 +39,8 @@ final class SummaryCache: Sendable {
     /// straight into the array, which a batch reads twenty at a time.
     func appendSummary(of item: ItemID, defaultScale: Scale, to summaries: inout [ItemSummary]) -> Bool {
         entries.withShard(of: item) { shard in
-            switch shard.value(item) {
-            case nil: return false
-            case .absent?: summaries.append(.empty(item, on: defaultScale))
-            case .summary(let summary)?: summaries.append(summary)
-            }
+            guard let entry = shard.value(item) else { return false }
+            summaries.append(entry.summary(of: item, defaultScale: defaultScale))
             return true
         }
     }
