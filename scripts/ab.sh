@@ -5,7 +5,8 @@
 # run pays for the last one's writeback. Prints each run's rate, its p99 (wrk's) and its CPU time
 # per request (perf stat), and the server's context switches per request with how many of them
 # were preemptions (/proc). `get`, `display` and `batch` are the benchmark's three reads (a hot
-# summary, a display, twenty summaries), `put` its durable write and `mixed` its 90 % GET / 10 % PUT load.
+# summary, a display, twenty summaries), `put` its durable write and `mixed` its 90 % GET /
+# 10 % PUT load.
 #   scripts/ab.sh get|display|batch|put|mixed OLD_BINARY NEW_BINARY   # e.g. an older commit's build from a worktree
 # With AB_NEW_POLICY='COMMAND' set, `COMMAND TID` runs on threads of every server the second
 # binary starts (which may be the first binary again), to try a scheduling policy on them: the
@@ -15,7 +16,7 @@
 #   AB_NEW_POLICY='chrt -f -p 1' AB_NEW_THREADS=sqlite-writer scripts/ab.sh put B B  # SCHED_FIFO
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] && [[ "$1" =~ ^(get|display|batch|put|mixed)$ ]] || { sed -n '2,15p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] && [[ "$1" =~ ^(get|display|batch|put|mixed)$ ]] || { sed -n '2,16p' "$0" >&2; exit 2; }
 kind=$1
 shift
 rounds=${AB_ROUNDS:-3}
