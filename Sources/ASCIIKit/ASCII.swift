@@ -119,8 +119,9 @@ public enum ASCII {
         }
     }
 
-    /// `bytes` (UTF-8) as text, copied in place: a short ASCII text (an id) then lives inline
-    /// without a second UTF-8 check, which `String(decoding:)` made (about 70 instructions an id).
+    /// `bytes` (UTF-8) as text, copied in place: a short ASCII text (an id, a query parameter's
+    /// name) then lives inline without the UTF-8 check `String(decoding:)` makes (about 70
+    /// instructions a piece); anything else is checked, and repaired, as `String(decoding:)` would.
     @inlinable
     public static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { $0.initialize(fromContentsOf: bytes) }

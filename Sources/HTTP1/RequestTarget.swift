@@ -127,7 +127,7 @@ public struct RequestTarget: Sendable {
 
     /// A piece of the target as text; the target was valid UTF-8 and the cuts fall on ASCII.
     private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+        ASCII.text(UnsafeBufferPointer(rebasing: bytes))
     }
 }
 
@@ -146,7 +146,7 @@ public enum PercentDecoding {
 
     /// `decode` of the UTF-8 bytes of a text (a path segment cut from its request target).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        bytes.contains(UInt8(ascii: "%")) ? decodeEscapes(bytes) : String(decoding: bytes, as: UTF8.self)
+        bytes.contains(UInt8(ascii: "%")) ? decodeEscapes(bytes) : ASCII.text(bytes)
     }
 
     private static func hasEscape(_ text: Substring) -> Bool {
