@@ -46,11 +46,7 @@ struct ProbeTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     @inlinable
-    func value(_ key: Key, hash: UInt64) -> Value? {
-        // Not `flatMap`: its closure copied the value once more on the way out.
-        guard let slot = slot(of: key, hash: hash) else { return nil }
-        return values[slot]
-    }
+    func value(_ key: Key, hash: UInt64) -> Value? { slot(of: key, hash: hash).flatMap { values[$0] } }
 
     /// Sets the value of `key`; false, changing nothing, when `key` is new and the table is full.
     @inlinable
