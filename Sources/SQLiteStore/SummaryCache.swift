@@ -35,8 +35,9 @@ final class SummaryCache: Sendable {
     func entry(_ item: ItemID) -> Entry? { entries.withShard(of: item) { $0.value(item) } }
 
     /// Appends the item's summary (`empty` on `defaultScale` when it has no row) to `summaries`;
-    /// false, appending nothing, when the item is not cached. The summary goes from the cache
-    /// straight into the array, which a batch reads twenty at a time.
+    /// false, appending nothing, when the item is not cached. Appended under the shard's lock
+    /// rather than handed back as an entry first: a batch reads twenty, and a summary is large
+    /// enough that each copy of it counts.
     func appendSummary(of item: ItemID, defaultScale: Scale, to summaries: inout [ItemSummary]) -> Bool {
         entries.withShard(of: item) { shard in
             guard let entry = shard.value(item) else { return false }
