@@ -117,7 +117,8 @@ public struct JSONParser {
             guard let byte = current, ASCII.isDigit(byte) else { throw error("invalid number: digits must follow the exponent") }
             while let byte = current, ASCII.isDigit(byte) { index += 1 }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        // ASCII by the checks above, so made without a second UTF-8 check.
+        return bytes.withUnsafeBufferPointer { ASCII.text(UnsafeBufferPointer(rebasing: $0[start..<index])) }
     }
 
     private mutating func parseString() throws(SyntaxError) -> String {

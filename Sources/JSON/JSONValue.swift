@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// A parsed JSON value. Numbers keep their text, so `4` and `4.0` stay distinguishable and no
 /// value is ever rounded through a double.
 public enum JSONValue: Sendable, Equatable {
@@ -30,6 +32,11 @@ public enum JSONValue: Sendable, Equatable {
     /// Schema's `integer` reads numbers; nil for anything else, including `3.5` and `4.5e0`.
     public var integer: JSONNumber.Whole? {
         guard case .number(let text) = self else { return nil }
+        // Nearly every number a client sends is plain digits (`"stars": 4`): read those in place,
+        // without splitting them into a digit array. A leading zero (`07`, not JSON) or a sign,
+        // point or exponent goes the whole way.
+        let plain = text.utf8.first.map { $0 != UInt8(ascii: "0") || text.utf8.count == 1 } ?? false
+        if plain, let value = ASCII.integer(text, in: 0...Int.max) { return .value(value) }
         return JSONNumber(text)?.whole
     }
 

@@ -5,7 +5,7 @@ import Testing
 struct JSONNumberTests {
     @Test("whole numbers however they are written; fractions are not whole", arguments: [
         ("4", JSONNumber.Whole.value(4) as JSONNumber.Whole?), ("4.0", .value(4)), ("4e0", .value(4)), ("40e-1", .value(4)),
-        ("4E+0", .value(4)), ("0.4e1", .value(4)), ("400e-2", .value(4)), ("-3", .value(-3)), ("-0.0", .value(0)), ("0e99", .value(0)),
+        ("4E+0", .value(4)), ("0.4e1", .value(4)), ("400e-2", .value(4)), ("-3", .value(-3)), ("-0.0", .value(0)), ("0e99", .value(0)), ("0", .value(0)), ("10", .value(10)),
         ("3.5", nil), ("4.5e0", nil), ("1e-400", nil), ("41e-1", nil), ("0.000001", nil),
         ("1e100", .tooLarge), ("99999999999999999999", .tooLarge), ("9223372036854775807", .value(Int.max)),
         ("9223372036854775808", .tooLarge), ("1e1000000000000", .tooLarge),
@@ -18,6 +18,7 @@ struct JSONNumberTests {
     @Test("text that is not one JSON number is refused", arguments: ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x5", "nan", "inf", "3,5", "1 ", "1.5.5", "--1"])
     func refusesNonNumbers(text: String) {
         #expect(JSONNumber(text) == nil)
+        #expect(JSONValue.number(text).integer == nil)
     }
 
     @Test("strings, booleans and null are never integers")
