@@ -22,7 +22,7 @@ public struct JSONNumber: Sendable, Equatable {
     }
 
     /// The parts of the number in `bytes`, read in one pass into one digit array (this runs for
-    /// every display request and every rating).
+    /// every display request; a rating's plain `4` is read without it).
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (Bool, [UInt8], Int, Int)? {
         var index = 0
         func digitRun() -> Range<Int> {
