@@ -43,7 +43,8 @@ static char *read_file(const char *path) {
 /* Opens `path` into `db`, applies the migrations and seeds the 10,000 items. */
 static void open_seeded(const char *path, int migration_count, char **migrations) {
     /* At its strongest: no allocation statistics (each malloc would take a global mutex) and no
-       connection mutex (one thread), as the service's writer runs. And glibc never gives the top
+       connection mutex (one thread), as the service's writer runs, and SQLite's foreign-key
+       checks left off (its default; the service turns them on). And glibc never gives the top
        of its heap back: with its default trimming, SQLite's frees and mallocs at that top moved
        the break up and down about twice per rating (220,000 brk calls and 112,000 page faults for
        120,000 ratings), tripling the kernel time per rating (19 us against 7) in some runs and
