@@ -2,15 +2,15 @@ import ASCIIKit
 
 /// RFC 3339 timestamps in UTC with milliseconds (`2026-11-30T10:15:00.123Z`), by arithmetic.
 public enum Timestamp {
-    /// Formats milliseconds since the Unix epoch.
-    public static func rfc3339(milliseconds: Int64) -> String {
+    /// Calls `body` with milliseconds since the Unix epoch formatted, as bytes on the stack that
+    /// the caller copies into its own buffer (a `PUT`'s answer, a log line): the text is too long
+    /// to be stored inline in a `String`, so making one cost an allocation per answer.
+    public static func withRFC3339(milliseconds: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let millis = Int(milliseconds - seconds * 1000)
         let (days, secondOfDay) = CivilDate.split(unixSeconds: seconds)
         let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
-        // Written in place, one allocation (the text is too long to be stored inline): through
-        // an array and then a String, each answer with a timestamp paid for two.
-        return String(unsafeUninitializedCapacity: 40) { text in // at most 20 digits of year, then 20 bytes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { text in // at most 20 digits of year, then 20 bytes
             var out = Cursor(text: text)
             if (0...9999).contains(year) { out.two(year / 100); out.two(year % 100) } else { ASCII.withDecimalDigits(of: year) { $0.forEach { out.put($0) } } }
             out.put(UInt8(ascii: "-")); out.two(month)
@@ -21,7 +21,9 @@ public enum Timestamp {
             out.put(UInt8(ascii: "."))
             out.put(UInt8(ascii: "0") + UInt8(millis / 100)); out.two(millis % 100)
             out.put(UInt8(ascii: "Z"))
-            return out.count
+            // Safe: the bytes handed on are the ones just written, and `body` cannot keep them
+            // past this call, which is as long as the allocation lives.
+            body(UnsafeBufferPointer(rebasing: text[..<out.count]))
         }
     }
 

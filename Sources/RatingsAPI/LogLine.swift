@@ -20,7 +20,7 @@ public enum LogLine {
         case .json:
             var json = JSONWriter(capacity: 128)
             json.beginObject()
-            json.key("time"); json.string(Timestamp.rfc3339(milliseconds: wallMilliseconds))
+            json.key("time"); Timestamp.withRFC3339(milliseconds: wallMilliseconds) { json.string(utf8: $0) }
             json.key("level"); json.string(level.rawValue)
             json.key("requestId"); if let requestID { json.string(requestID) } else { json.null() }
             json.key("message"); json.string(message)

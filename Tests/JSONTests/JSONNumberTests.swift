@@ -36,6 +36,17 @@ struct JSONWritingTests {
         #expect(JSONText.quoted("a\"b\\c\n\r\t\u{1}\u{7F}é") == #""a\"b\\c\n\r\t\u0001\u007fé""#)
     }
 
+    @Test("a string given as UTF-8 bytes is written as the same text given as a String")
+    func bytesAndStringsAlike() {
+        let text = "a\"b\\c\n\u{1}\u{7F}é 2026-11-30T10:15:00.123Z"
+        var fromBytes = JSONWriter()
+        var fromString = JSONWriter()
+        Array(text.utf8).withUnsafeBufferPointer { fromBytes.beginArray(); fromBytes.string(utf8: $0); fromBytes.string(utf8: $0); fromBytes.endArray() }
+        fromString.beginArray(); fromString.string(text); fromString.string(text); fromString.endArray()
+        #expect(fromBytes.bytes == fromString.bytes)
+        #expect(String(decoding: fromBytes.bytes, as: UTF8.self).hasPrefix(#"["a\"b\\c\n\u0001\u007fé"#))
+    }
+
     @Test("the writer separates members and elements with commas, nothing else")
     func structure() {
         var json = JSONWriter()

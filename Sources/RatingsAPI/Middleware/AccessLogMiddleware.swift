@@ -20,7 +20,7 @@ struct AccessLogMiddleware: Middleware {
     private func appendNow(to line: inout ByteBuffer) {
         let milliseconds = clock.wallMilliseconds()
         time.withLock { time in
-            if time.milliseconds != milliseconds { time = (milliseconds, Array(Timestamp.rfc3339(milliseconds: milliseconds).utf8)) }
+            if time.milliseconds != milliseconds { Timestamp.withRFC3339(milliseconds: milliseconds) { time = (milliseconds, Array($0)) } }
             line.append(time.text)
         }
     }

@@ -92,7 +92,7 @@ struct WireFormat {
         json.key("itemId"); json.string(rating.item.rawValue)
         json.key("raterId"); json.string(rating.rater.rawValue)
         json.key("stars"); json.integer(rating.stars.count)
-        json.key("updatedAt"); json.string(Timestamp.rfc3339(milliseconds: rating.updatedAtMilliseconds))
+        json.key("updatedAt"); Timestamp.withRFC3339(milliseconds: rating.updatedAtMilliseconds) { json.string(utf8: $0) }
         json.key("display"); display(rating.display, into: &json)
         if let summary { json.key("summary"); self.summary(summary, into: &json) }
         json.endObject()
