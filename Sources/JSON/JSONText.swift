@@ -15,7 +15,8 @@ public enum JSONText {
     }
 
     /// Appends the UTF-8 text in `utf8` as a quoted JSON string. Bytes that need no escape, which
-    /// is nearly all of them, are copied as they are, a run at a time.
+    /// is nearly all of them, are copied as they are, a run at a time. Safe: `utf8` is only read,
+    /// during the call.
     public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\""))
         var runStart = 0

@@ -55,7 +55,8 @@ public struct JSONWriter: ~Copyable {
     public mutating func members(_ rendered: [UInt8]) { separate(); buffer.append(rendered) }
 
     public mutating func string(_ value: String) { separate(); JSONText.appendQuoted(value, to: &buffer) }
-    /// Writes a string given as UTF-8 bytes, escaped as `string(_:)` escapes.
+    /// Writes a string given as UTF-8 bytes, escaped as `string(_:)` escapes. Safe: the bytes are
+    /// only read, during the call.
     public mutating func string(utf8: UnsafeBufferPointer<UInt8>) { separate(); JSONText.appendQuoted(utf8: utf8, to: &buffer) }
     /// Writes a number already in JSON form (`3.5`, `4`).
     public mutating func number(_ literal: String) { separate(); buffer.append(literal) }
