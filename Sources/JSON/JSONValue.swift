@@ -35,8 +35,9 @@ public enum JSONValue: Sendable, Equatable {
         // Nearly every number a client sends is plain digits (`"stars": 4`): read those in place,
         // without splitting them into a digit array. A leading zero (`07`, not JSON) or a sign,
         // point or exponent goes the whole way.
-        let plain = text.utf8.first.map { $0 != UInt8(ascii: "0") || text.utf8.count == 1 } ?? false
-        if plain, let value = ASCII.integer(text, in: 0...Int.max) { return .value(value) }
+        if text.utf8.first != UInt8(ascii: "0") || text.utf8.count == 1, let value = ASCII.integer(text, in: 0...Int.max) {
+            return .value(value)
+        }
         return JSONNumber(text)?.whole
     }
 
