@@ -181,6 +181,28 @@ struct SipHashTests {
     }
 }
 
+@Suite("SipHash, 64-bit")
+struct SipHash64Tests {
+    private let key = SipHash.Key(k0: 0x0706_0504_0302_0100, k1: 0x0f0e_0d0c_0b0a_0908)
+
+    private func hash(_ length: Int, _ variant: (UnsafeRawBufferPointer, SipHash.Key) -> UInt64) -> UInt64 {
+        Array(UInt8(0)..<UInt8(length)).withUnsafeBytes { variant($0, key) }
+    }
+
+    @Test("SipHash-1-3 and SipHash-2-4 match the published vectors, whole words and leftover bytes alike")
+    func referenceVectors() {
+        // Key 00..0f, messages 00 01 … of each length: SipHash-1-3 as in the siphasher crate's and
+        // Swift's own test vectors, SipHash-2-4 as in the reference implementation's vectors_sip64.
+        for (length, expected) in [(0, 0xabac_0158_050f_c4dc), (1, 0xc9f4_9bf3_7d57_ca93), (7, 0xd392_7d98_9bb1_1140),
+                                   (8, 0x3690_9511_8d29_9a8e), (9, 0x25a4_8eb3_6c06_3de4)] as [(Int, UInt64)] {
+            #expect(hash(length, SipHash.hash13) == expected, "SipHash-1-3 of \(length) bytes")
+        }
+        for (length, expected) in [(0, 0x726f_db47_dd0e_0e31), (1, 0x74f8_39c5_93dc_67fd), (15, 0xa129_ca61_49be_45e5)] as [(Int, UInt64)] {
+            #expect(hash(length, SipHash.hash24) == expected, "SipHash-2-4 of \(length) bytes")
+        }
+    }
+}
+
 extension ASCII {
     fileprivate static func hex(_ bytes: [UInt8]) -> String { bytes.map { hex(UInt64($0), width: 2) }.joined() }
 }

@@ -33,6 +33,16 @@ struct ValidationTests {
         #expect(try Array(text.utf8).withUnsafeBufferPointer { bytes throws(RatingError) in try ItemID(validating: bytes) } == ItemID(text))
     }
 
+    @Test("every byte is allowed in an identifier exactly when the contract's alphabet has it")
+    func alphabetByteByByte() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~:@-".utf8)
+        for byte in UInt8.min...UInt8.max {
+            // After an "x", so that "." is judged as a character and not as a dot segment.
+            let problem = [UInt8(ascii: "x"), byte].withUnsafeBufferPointer(IdentifierRule.problem(withBytes:))
+            #expect((problem == nil) == alphabet.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test("bad identifiers are refused with a reason", arguments: [
         "", ".", "..", "a b", "a/b", "é", "a%20", "a?b", "a#b", String(repeating: "x", count: 129), "a\u{0}b", "ünï",
     ])
