@@ -6,14 +6,14 @@ public struct Display: Sendable, Hashable {
     /// The value rounded to the nearest 0.5 (ties up), in half steps; 0 means not rated.
     public let halfSteps: Int
     /// Per star, the share covered by the unrounded value, in hundredths (ties up).
-    public let fillHundredths: [Int]
+    public let fillHundredths: PerStar
 
     /// Displays `value`, first clamped to `0...scale.maxRating`.
     public init(_ value: ExactValue, on scale: Scale) {
         let clamped = value.clamped(to: scale.maxRating)
         self.scale = scale
         self.halfSteps = clamped.roundedHalfSteps
-        self.fillHundredths = (1...scale.maxRating).map { clamped.fillHundredths(ofStar: $0) }
+        self.fillHundredths = PerStar(length: scale.maxRating) { clamped.fillHundredths(ofStar: $0 + 1) }
     }
 
     /// Displays a single rating.

@@ -10,10 +10,10 @@ public struct ItemSummary: Sendable, Hashable {
     /// The sum of all its ratings' stars.
     public let sum: Int
     /// `distribution[k]` counts the ratings of `k + 1` stars; exactly `scale.maxRating` entries.
-    public let distribution: StarCounts
+    public let distribution: PerStar
 
     /// Assembles a summary; `distribution` is cut or padded with zeros to the scale's length.
-    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: StarCounts) {
+    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: PerStar) {
         self.item = item
         self.scale = scale
         self.count = count

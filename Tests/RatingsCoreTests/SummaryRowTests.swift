@@ -32,6 +32,6 @@ struct SummaryRowTests {
     func unrated() throws {
         let new = SummaryRow.unrated(on: try Scale(maxRating: 7), isScaleExplicit: false)
         #expect((new.scale.maxRating, new.isScaleExplicit, new.count, new.sum) == (7, false, 0, 0))
-        #expect(new.distribution.allSatisfy { $0 == 0 } && new.distribution.count == StarCounts.capacity)
+        #expect(new.distribution.allSatisfy { $0 == 0 } && new.distribution.count == PerStar.capacity)
     }
 }

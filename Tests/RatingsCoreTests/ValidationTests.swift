@@ -87,14 +87,14 @@ struct ValidationTests {
 
     @Test("star counts compare and hash by the counts they hold, however they were built")
     func starCounts() {
-        let built = StarCounts(length: 5) { [0, 2, 0, 1, 0][$0] }
-        let cut = StarCounts([0, 2, 0, 1, 0, 9, 9, 9, 9, 9]).resized(to: 5)
-        let literal: StarCounts = [0, 2, 0, 1, 0]
+        let built = PerStar(length: 5) { [0, 2, 0, 1, 0][$0] }
+        let cut = PerStar([0, 2, 0, 1, 0, 9, 9, 9, 9, 9]).resized(to: 5)
+        let literal: PerStar = [0, 2, 0, 1, 0]
         #expect(built == cut && cut == literal && Set([built, cut, literal]).count == 1)
         #expect(Array(literal.resized(to: 7)) == [0, 2, 0, 1, 0, 0, 0] && literal.resized(to: 7) != literal)
         #expect(literal.resized(to: 3) == [0, 2, 0] && literal.resized(to: 3) != [0, 2, 1])
-        #expect(StarCounts(Array(1...12)).count == StarCounts.capacity && StarCounts(length: 0) { _ in 1 }.isEmpty)
-        #expect(StarCounts.capacity == Scale.allowed.upperBound)
+        #expect(PerStar(Array(1...12)).count == PerStar.capacity && PerStar(length: 0) { _ in 1 }.isEmpty)
+        #expect(PerStar.capacity == Scale.allowed.upperBound)
     }
 
     @Test("decimal text drops trailing zeros", arguments: [

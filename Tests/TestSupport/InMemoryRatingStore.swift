@@ -142,6 +142,6 @@ public final class InMemoryRatingStore: RatingStore {
         var distribution = [Int](repeating: 0, count: item.scale.maxRating)
         for rating in item.ratings.values { distribution[rating.stars - 1] += 1 }
         return ItemSummary(item: id, scale: item.scale, count: item.ratings.count,
-                           sum: item.ratings.values.reduce(0) { $0 + $1.stars }, distribution: StarCounts(distribution))
+                           sum: item.ratings.values.reduce(0) { $0 + $1.stars }, distribution: PerStar(distribution))
     }
 }

@@ -7,7 +7,7 @@ public struct SummaryRow: Sendable {
     public let count: Int
     public let sum: Int
     /// Ratings per star count, `distribution[k]` for `k + 1` stars, as many as the columns hold.
-    public let distribution: StarCounts
+    public let distribution: PerStar
 
     /// The stored columns, in the order every engine's reader takes them.
     public static let columnNames = ["max_rating", "scale_explicit", "rating_count", "rating_sum"] + (1...10).map { "stars_\($0)" }
@@ -17,7 +17,7 @@ public struct SummaryRow: Sendable {
 
     /// A row from its stored columns. The CHECK constraint keeps `maxRating` in 1...10; a row
     /// tampered with outside the service reads as the standard scale rather than trapping.
-    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: StarCounts) {
+    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: PerStar) {
         scale = (try? Scale(maxRating: maxRating)) ?? .standard
         self.isScaleExplicit = isScaleExplicit
         self.count = count
@@ -28,7 +28,7 @@ public struct SummaryRow: Sendable {
     /// A new item's row: its scale and no ratings.
     public static func unrated(on scale: Scale, isScaleExplicit: Bool) -> SummaryRow {
         SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: 0, sum: 0,
-                   distribution: StarCounts(length: StarCounts.capacity) { _ in 0 })
+                   distribution: PerStar(length: PerStar.capacity) { _ in 0 })
     }
 
     /// The row once one rating moves into `new` stars, out of `old`, or from one to the other
@@ -37,7 +37,7 @@ public struct SummaryRow: Sendable {
         SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit,
                    count: count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1),
                    sum: sum + (new ?? 0) - (old ?? 0),
-                   distribution: StarCounts(length: distribution.count) { index in
+                   distribution: PerStar(length: distribution.count) { index in
                        distribution[index] + (new == index + 1 ? 1 : 0) - (old == index + 1 ? 1 : 0)
                    })
     }
