@@ -18,8 +18,7 @@ public enum SipHash {
     /// is padded with zeros; the server's keys are 32 random bytes, of which the first 16 are used).
     public static func mac128(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
         let k = key + [UInt8](repeating: 0, count: max(0, 16 - key.count))
-        let key = Key(k0: littleEndian(k, 0), k1: littleEndian(k, 8))
-        var state = State(key)
+        var state = State(Key(k0: littleEndian(k, 0), k1: littleEndian(k, 8)))
         state.v1 ^= 0xee
         message.withUnsafeBytes { state.absorb($0, rounds: 2) }
         state.v2 ^= 0xee
@@ -78,6 +77,8 @@ public enum SipHash {
         /// low byte on top.
         @inline(__always)
         mutating func absorb(_ bytes: UnsafeRawBufferPointer, rounds: Int) {
+            // Safe: the bytes are only read, during the call; each word load ends at or before
+            // `whole`, and each leftover byte read is below `count`.
             let whole = bytes.count & ~7
             var offset = 0
             while offset < whole {

@@ -85,7 +85,7 @@ public struct ItemID: Sendable, Hashable, CustomStringConvertible {
         self = rawValue.withUTF8Bytes { ItemID(rawValue: rawValue, bytes: $0) }
     }
 
-    /// `bytes` are `rawValue`'s UTF-8.
+    /// `bytes` are `rawValue`'s UTF-8, only read during the call (which makes the pointer safe).
     private init(rawValue: String, bytes: UnsafeBufferPointer<UInt8>) {
         self.rawValue = rawValue
         precomputedHash = Int(truncatingIfNeeded: SipHash.hash13(UnsafeRawBufferPointer(bytes), key: Self.hashKey))
