@@ -85,8 +85,8 @@ struct ValidationTests {
         #expect(ItemSummary.empty(ItemID(stored: "y"), on: .standard).averageHundredths == nil)
     }
 
-    @Test("star counts compare and hash by the counts they hold, however they were built")
-    func starCounts() {
+    @Test("per-star values compare and hash by the values they hold, however they were built")
+    func perStarValues() {
         let built = PerStar(length: 5) { [0, 2, 0, 1, 0][$0] }
         let cut = PerStar([0, 2, 0, 1, 0, 9, 9, 9, 9, 9]).resized(to: 5)
         let literal: PerStar = [0, 2, 0, 1, 0]
