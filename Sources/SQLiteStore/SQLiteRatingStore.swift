@@ -120,7 +120,7 @@ public final class SQLiteRatingStore: RatingStore {
     }
 
     public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
-        writer.enqueue(WriteJob({ try $0.erase(rater) }, completion: completion))
+        writer.enqueue(WriteJob(rater, { try $0.erase($1) }, completion: completion))
     }
 
     public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
@@ -128,15 +128,15 @@ public final class SQLiteRatingStore: RatingStore {
     }
 
     public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
-        writer.enqueue(WriteJob({ try $0.submit(request) }, completion: completion))
+        writer.enqueue(WriteJob(request, { try $0.submit($1) }, completion: completion))
     }
 
     public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        writer.enqueue(WriteJob({ try $0.clear(request) }, completion: completion))
+        writer.enqueue(WriteJob(request, { try $0.clear($1) }, completion: completion))
     }
 
     public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
-        writer.enqueue(WriteJob({ try $0.configure(request) }, completion: completion))
+        writer.enqueue(WriteJob(request, { try $0.configure($1) }, completion: completion))
     }
 
     public func checkReady(completion: @escaping StoreCompletion<Void>) {

@@ -14,9 +14,11 @@ struct WriteJob: Sendable {
     /// Carries out `Step`; returns the error that aborts the batch, from `execute` only.
     private let step: @Sendable (Step) -> SQLiteError?
 
-    /// A write whose outcome, of type `Outcome`, `body` computes and `completion` receives.
-    init<Outcome: Sendable>(_ body: @escaping @Sendable (WriteSession) throws -> Outcome,
-                            completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void) {
+    /// A write of `request` whose outcome, of type `Outcome`, `body` computes and `completion`
+    /// receives. The request is handed to `body` rather than captured by it, so `body` captures
+    /// nothing and needs no allocation of its own.
+    init<Request: Sendable, Outcome: Sendable>(_ request: Request, _ body: @escaping @Sendable (WriteSession, Request) throws -> Outcome,
+                                               completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void) {
         // Safe: written by `execute` and read by a `finish` without failure, both on the writer's
         // thread, one after the other (a `finish` with a failure, which may run elsewhere, leaves it be).
         nonisolated(unsafe) var result: Result<Outcome, any Error>?
@@ -24,7 +26,7 @@ struct WriteJob: Sendable {
             switch step {
             case .execute(let session):
                 do {
-                    result = .success(try body(session))
+                    result = .success(try body(session, request))
                 } catch let error as SQLiteError {
                     return error
                 } catch {
