@@ -64,9 +64,8 @@ public struct ItemID: Sendable, Hashable, CustomStringConvertible {
     /// Validates `rawValue` against the identifier rule.
     public init(_ rawValue: String) throws(RatingError) {
         // One borrow of the bytes for the check and the hash.
-        let checked = rawValue.withUTF8Bytes { bytes -> Result<ItemID, RatingError> in
-            if let problem = IdentifierRule.problem(withBytes: bytes) { return .failure(.invalidIdentifier(kind: .item, problem: problem)) }
-            return .success(ItemID(rawValue: rawValue, bytes: bytes))
+        let checked = rawValue.withUTF8Bytes { bytes in
+            Result { () throws(RatingError) in try ItemID(checking: bytes, text: { rawValue }) }
         }
         self = try checked.get()
     }
@@ -74,10 +73,16 @@ public struct ItemID: Sendable, Hashable, CustomStringConvertible {
     /// Validates UTF-8 `bytes` (a piece cut from a request) against the identifier rule, and
     /// makes text of them only when they pass.
     public init(validating bytes: UnsafeBufferPointer<UInt8>) throws(RatingError) {
+        try self.init(checking: bytes, text: { ASCII.text(bytes) })
+    }
+
+    /// The one check of both validating inits: `bytes` against the rule, then `text()`, their
+    /// text, asked for only when they pass.
+    private init(checking bytes: UnsafeBufferPointer<UInt8>, text: () -> String) throws(RatingError) {
         if let problem = IdentifierRule.problem(withBytes: bytes) {
             throw .invalidIdentifier(kind: .item, problem: problem)
         }
-        self.init(rawValue: ASCII.text(bytes), bytes: bytes)
+        self.init(rawValue: text(), bytes: bytes)
     }
 
     /// Rebuilds an identifier that was validated before it was stored.
