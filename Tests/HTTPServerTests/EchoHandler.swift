@@ -1,7 +1,7 @@
-import Dispatch
 import HTTP1
 import HTTPServer
 import Locking
+import TestSupport
 
 /// Requests to `/slow` that the echo handler has received, so a test can wait for one to be in flight.
 let slowRequestsReceived = Locked(0)
@@ -12,7 +12,7 @@ let echoHandler = HTTPHandler { request, environment, respond in
     switch request.target {
     case "/slow":
         slowRequestsReceived.withLock { $0 += 1 }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
+        OwnThread.run(afterMilliseconds: 500) {
             respond(HTTPResponse(status: 200, body: Array("slow done".utf8)))
         }
     case "/big":

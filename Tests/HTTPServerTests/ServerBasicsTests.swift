@@ -49,7 +49,7 @@ struct ServerBasicsTests {
             let fd = client.fd
             let sent = DispatchSemaphore(value: 0)
             let complete = Locked(false)
-            DispatchQueue.global().async {
+            OwnThread.run {
                 var offset = 0
                 while offset < bytes.count {
                     let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }

@@ -1,7 +1,6 @@
 import RatingsCore
 @testable import SQLiteStore
 import TestSupport
-import Dispatch
 import Foundation
 import Testing
 
@@ -24,8 +23,7 @@ struct StoreBehaviourTests {
         let store = try SQLiteRatingStore(SQLiteStoreConfiguration(path: path))
         let blocker = LockHolder(try SQLiteConnection(path: path))
         try blocker.connection.execute("BEGIN IMMEDIATE")
-        // A plain thread, not a task: the cooperative pool may be busy with other tests.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { try? blocker.connection.execute("COMMIT") }
+        OwnThread.run(afterMilliseconds: 300) { try? blocker.connection.execute("COMMIT") }
         let outcome = try await store.submit(SubmitRequest(item: ItemID(stored: "a"), rater: RaterID(stored: "b"),
                                                            stars: 3, defaultScale: five, nowMilliseconds: 1))
         #expect(outcome.created)
