@@ -49,9 +49,10 @@ public enum ASCII {
     /// what the upper bound needs make the number too large, not a trap.
     @inlinable
     public static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
-        guard isDecimal(text) else { return nil }
+        guard !text.isEmpty else { return nil }
         var value = 0
         for byte in text.utf8 {
+            guard isDigit(byte) else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
             let (next, overflowB) = shifted.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
             if overflowA || overflowB || next > range.upperBound { return nil }
@@ -65,18 +66,6 @@ public enum ASCII {
     public static func padded(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.utf8.count >= width ? text : String(repeating: "0", count: width - text.utf8.count) + text
-    }
-
-    /// The index of the first `byte` in `bytes`, found over their contiguous storage: the
-    /// collection's own `firstIndex(of:)` steps through `String` indices one at a time, several
-    /// times slower on every id list and query.
-    @inlinable
-    public static func firstIndex(of byte: UInt8, in bytes: Substring.UTF8View) -> Substring.UTF8View.Index? {
-        switch bytes.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) {
-        case .some(.some(let offset)): return bytes.index(bytes.startIndex, offsetBy: offset)
-        case .some(.none): return nil
-        case .none: return bytes.firstIndex(of: byte)
-        }
     }
 
     /// How many of `bytes` are `byte`: how many pieces a split will give, to size its array once.

@@ -115,5 +115,10 @@ struct SupportTests {
         #expect(!RequestTarget("/v1/item/a").pathMatches(template) && !RequestTarget("/v1/%69tem/a").pathMatches(template))
         #expect(!RequestTarget("*").pathMatches(template) && RequestTarget("*").pathMatches([]))
         #expect(PercentDecoding.decode("a+b") == "a+b")
+        // A value is decoded only where it has escapes, and refused where one is malformed or
+        // the bytes are not UTF-8.
+        #expect(PercentDecoding.decode("") == "" && PercentDecoding.decode("3.5") == "3.5")
+        #expect(PercentDecoding.decode("a%2Cb") == "a,b" && PercentDecoding.decode("é%C3%A9") == "éé")
+        #expect(PercentDecoding.decode("%zz") == nil && PercentDecoding.decode("a%2") == nil && PercentDecoding.decode("%ff") == nil)
     }
 }
