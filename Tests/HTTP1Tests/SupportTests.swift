@@ -115,6 +115,13 @@ struct SupportTests {
         #expect(!RequestTarget("/v1/item/a").pathMatches(template) && !RequestTarget("/v1/%69tem/a").pathMatches(template))
         #expect(!RequestTarget("*").pathMatches(template) && RequestTarget("*").pathMatches([]))
         #expect(PercentDecoding.decode("a+b") == "a+b")
+        // Query parameters: every value of a name in order, names compared as sent (not decoded,
+        // not by prefix), empty pairs skipped, a value up to the pair's end (`=` included).
+        let query = RequestTarget("/p?ids=a&&id=x&ids=b%2Cc&flag&%69ds=d&ids=&eq=a=b")
+        #expect(query.rawQueryValues("ids") == ["a", "b%2Cc", ""] && query.rawQueryValue("ids") == ("a", 3))
+        #expect(query.rawQueryValue("id") == ("x", 1) && query.rawQueryValue("flag") == ("", 1) && query.rawQueryValue("eq") == ("a=b", 1))
+        #expect(query.rawQueryValue("i") == (nil, 0) && query.rawQueryValue("") == (nil, 0) && query.rawPath == "/p")
+        #expect(RequestTarget("/p").rawQueryValue("ids") == (nil, 0) && RequestTarget("/p?").rawQueryValues("ids") == [])
         // A value is decoded only where it has escapes, and refused where one is malformed or
         // the bytes are not UTF-8.
         #expect(PercentDecoding.decode("") == "" && PercentDecoding.decode("3.5") == "3.5")
