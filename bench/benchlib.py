@@ -473,6 +473,23 @@ class SQLiteCeiling:
         return float(re.search(r"ratings_per_second=(\d+)", output).group(1))
 
 
+def wal_frames(strace_output):
+    """(frames, commits) written to a WAL file, read from `strace -y -xx -e trace=pwrite64` output:
+    each frame begins with a 24-byte header written by a pwrite of its own, and a frame whose header
+    carries the database's size in pages (its second 4-byte field) ends a commit
+    (sqlite.org/fileformat2.html#walformat). Paths and buffers come hex-escaped under -xx."""
+    wal = "".join(f"\\x{byte:02x}" for byte in b"-wal") + ">"
+    frames = commits = 0
+    for line in strace_output.splitlines():
+        header = re.search(r'pwrite64\(\d+<[^>]*>, "((?:\\x[0-9a-f]{2}){8,})"(?:\.\.\.)?, 24, ', line)
+        if not header or (wal not in line and "-wal>" not in line):
+            continue
+        fields = bytes.fromhex(header.group(1).replace("\\x", ""))
+        frames += 1
+        commits += int.from_bytes(fields[4:8], "big") != 0
+    return frames, commits
+
+
 def put_answer_bytes(base):
     """The length, head and body, of the service's answer to a new rating with ids as long as
     bench/put-ratings.lua's (it writes that one rating)."""

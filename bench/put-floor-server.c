@@ -51,7 +51,6 @@ static struct waiting_write lists[2][MAX_WAITING];
 static volatile sig_atomic_t stopping;
 /* Used by whichever thread writes: the loop's, or with HANDOVER=1 the writer's alone. */
 static struct rating_statements statements;
-static long score;
 static long long now_ms;
 
 static void on_term(int signal_number) { (void)signal_number; stopping = 1; }
@@ -108,7 +107,7 @@ static void drop(int epoll, int fd) {
 static void write_all(const struct waiting_write *waiting, int count) {
     check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
     for (int i = 0; i < count; i++)
-        write_rating(&statements, waiting[i].item, waiting[i].rater, waiting[i].stars, now_ms, score++);
+        write_rating(&statements, waiting[i].item, waiting[i].rater, waiting[i].stars, now_ms);
     check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
 }
 

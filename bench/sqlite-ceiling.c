@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < per_commit; i++, written++) {
             snprintf(id, sizeof id, "bench-%ld", written % 10000);
             snprintf(rater, sizeof rater, "%s%ld", rater_prefix, written);
-            write_rating(&statements, id, rater, (int)(written % 5) + 1, now_ms, written);
+            write_rating(&statements, id, rater, (int)(written % 5) + 1, now_ms);
         }
         check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
         commit_ms[commits++] = (now() - commit_started) * 1000;

@@ -7,7 +7,8 @@
 #                             ThreadSanitizer, and 30 s of each fuzzer. What CI runs.
 #   scripts/test.sh --quick   swift test on the in-memory and SQLite engines, without the real-binary
 #                             tests: the fast loop while editing.
-# Both tiers first check the benchmark report's arithmetic (bench/test_report.py).
+# Both tiers first check the benchmark report's arithmetic (bench/test_report.py) and that its C
+# programs write what the store writes (bench/test_reference.py).
 # RATINGS_SKIP_CONTAINER=1 / RATINGS_SKIP_TSAN=1 / RATINGS_SKIP_FUZZ=1 leave those parts out of a
 # full run.
 set -euo pipefail
@@ -30,9 +31,9 @@ scripts/setup.sh --tests
 trap 'scripts/lib/stop-test-clusters.sh; report_phases' EXIT
 scripts/lib/stop-test-clusters.sh
 phase_done "set-up"
-# The benchmark report's own arithmetic (bench/test_report.py), in well under a second.
+# The benchmark's own checks (bench/test_*.py), in well under a second.
 python3 -m unittest discover --start-directory bench --pattern 'test_*.py'
-phase_done "benchmark report checks"
+phase_done "benchmark checks"
 swift build --build-tests
 phase_done "build (debug, tests)"
 if [ "$quick" = 1 ]; then

@@ -70,6 +70,24 @@ struct RankingTests {
         }
     }
 
+    /// (count, sum, scale, key): the benchmark's C reference (bench/rating-write.h) binds the key
+    /// it computes for each rating, and bench/test_reference.py checks it against these same rows.
+    static let standardKeys: [(Int, Int, Int, (high: Int, low: Int))] = [
+        (1, 4, 5, (2_410_654_055_087_043_677, 419_244_183_493_398_900)),
+        (2, 8, 5, (2_497_996_593_314_835_114, 3_074_457_345_618_258_602)),
+        (26, 27, 5, (672_537_544_353_994_069, 1_537_228_672_809_129_301)),
+        (3, 3, 1, (2_837_960_626_724_546_402, 2_128_470_470_043_409_801)),
+        (250, 1_999, 10, (3_535_625_947_460_997_393, 307_445_734_561_825_860)),
+        (7, 35, 5, (3_255_307_777_713_450_285, 813_826_944_428_362_571)),
+    ]
+
+    @Test("the key under the standard settings, as the benchmark's reference writes it", arguments: standardKeys)
+    func standardKey(_ row: (Int, Int, Int, (high: Int, low: Int))) throws {
+        let (count, sum, stars, expected) = row
+        let key = try #require(BayesianScore(count: count, sum: sum, scale: scale(stars), .standard)).key
+        #expect(key == expected)
+    }
+
     @Test("the prior is a decimal from 0 to 1 with at most four decimals; the weight 0 to 100,000", arguments: [
         ("0.5", 10, true), ("0", 0, true), ("1", 100_000, true), ("1.0000", 5, true), ("0.12345", 5, false), ("1.0001", 5, false),
         ("-0.5", 5, false), (".5", 5, false), ("0.", 5, false), ("2", 5, false), ("0,5", 5, false), ("0.5", -1, false), ("0.5", 100_001, false),
