@@ -47,7 +47,8 @@ static char *read_file(const char *path) {
    score = (W*P + (sum - count) / (max_rating - 1)) / (W + count), and (W*P + count) / (W + count) on
    a 1-star scale. The real key and not a stand-in: where an item's entry lands in the score index
    decides which pages a commit writes (with a counter for the key, every entry went to the top of
-   the index, and 50,048 ratings took 40,249 WAL writes where the real keys take 58,112). */
+   the index, and a commit of 31 ratings wrote 18.2 WAL frames where the server's write 27.3:
+   scripts/count-wal-frames.sh). */
 static void score_key(long long count, long long sum, long long max_rating, long long *high, long long *low) {
     const __int128 prior = 5000, prior_scale = 10000, weight = 10; /* the prior in ten-thousandths */
     __int128 numerator, denominator;

@@ -1,7 +1,9 @@
 """The C programs of the benchmark write what the store writes: the ranking key bench/rating-write.h
 binds for each rating is the one RatingsCore computes, checked against the table the Swift tests
 check BayesianScore.key against (Tests/RatingsCoreTests/RankingTests.swift, `standardKeys`), both
-worked out alone and as stored by a rating written through the reference's own statements."""
+worked out alone and as stored by a rating written through the reference's own statements; their
+seed is the benchmark's; and benchlib.wal_frames, with which scripts/count-wal-frames.sh compares
+the pages the reference and the server write, counts frames and commits right."""
 
 import os
 import re

@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 PYTHONPATH=bench python3 -c "import benchlib, sys; benchlib.SQLiteCeiling(sys.argv[1])" "$work" # into $work/sqlite-ceiling
 migrations=(migrations/sqlite/*.sql)
 
-frames() { # frames STRACE_FILE RATINGS: "frames commits" of the file, checked
+frames() { # frames STRACE_FILE: prints "FRAMES COMMITS" written to a WAL in that trace
     PYTHONPATH=bench python3 -c "import benchlib, sys; print(*benchlib.wal_frames(open(sys.argv[1]).read()))" "$1"
 }
 
@@ -46,7 +46,7 @@ for connections in 64 16; do
     kill -TERM "$server"; wait "$server" || true
     rm -rf "$work/server"
     read -r server_frames server_commits <<<"$(frames "$work/server.strace")"
-    [ "$server_commits" -gt 0 ] || { echo "no commit seen in the server's trace" >&2; exit 1; }
+    [ -n "$ratings" ] && [ "$server_commits" -gt 0 ] || { echo "no rating or no commit seen in the server's run" >&2; exit 1; }
     group=$(( (ratings + server_commits / 2) / server_commits ))
     rm -f "$work"/ceiling.sqlite*
     RATINGS_PER_COMMIT=$group RATER_PREFIX=rw$connections- strace -y -xx -s 8 -e trace=pwrite64 -o "$work/reference.strace" \
