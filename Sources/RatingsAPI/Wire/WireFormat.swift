@@ -21,16 +21,21 @@ struct WireFormat {
         json.beginObject()
         json.members(parts.valueMembers)
         json.key("fill"); json.beginArray()
-        for share in display.fillHundredths {
-            if fillTexts.indices.contains(share) { json.value(fillTexts[share]) } else { json.number(DecimalText.hundredths(share)) }
-        }
+        for share in display.fillHundredths { hundredths(share, into: &json) }
         json.endArray()
         json.members(parts.languageMembers)
         json.endObject()
     }
 
-    /// Every share a star can be filled to (0 to 100 hundredths) as JSON: a fill is copied, not formatted.
-    private static let fillTexts: [[UInt8]] = (0...100).map { Array(DecimalText.hundredths($0).utf8) }
+    /// A number of hundredths as a JSON number (`0.3`, `4.67`, `1`), copied from `hundredthsTexts`.
+    static func hundredths(_ value: Int, into json: inout JSONWriter) {
+        if hundredthsTexts.indices.contains(value) { json.value(hundredthsTexts[value]) } else { json.number(DecimalText.hundredths(value)) }
+    }
+
+    /// Every number of hundredths an answer writes, as JSON: a star's fill (0 to 100) and an
+    /// average (up to the largest scale's top). Copied rather than formatted: formatting made a
+    /// `String` per number, about 600 instructions of each `PUT`'s answer for its average.
+    private static let hundredthsTexts: [[UInt8]] = (0...Scale.allowed.upperBound * 100).map { Array(DecimalText.hundredths($0).utf8) }
 
     /// The members `write` writes, without the braces around them.
     static func members(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
@@ -74,7 +79,7 @@ struct WireFormat {
         json.key("maxRating"); json.integer(summary.scale.maxRating)
         json.key("count"); json.integer(summary.count)
         json.key("average")
-        if let hundredths = summary.averageHundredths { json.number(DecimalText.hundredths(hundredths)) } else { json.null() }
+        if let average = summary.averageHundredths { Self.hundredths(average, into: &json) } else { json.null() }
         json.key("distribution"); json.beginArray()
         for count in summary.distribution { json.integer(count) }
         json.endArray()
