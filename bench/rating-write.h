@@ -98,10 +98,11 @@ static void open_seeded(const char *path, int migration_count, char **migrations
                            "ORDER BY CAST(substr(item_id, 7) AS INTEGER)", NULL, NULL, NULL), "seed ratings");
     long long high, low;
     score_key(1, 4, 5, &high, &low);
-    char seeded[256];
-    snprintf(seeded, sizeof seeded, "UPDATE items SET rating_count = 1, rating_sum = 4, stars_4 = 1, score_high = %lld, "
-             "score_low = %lld", high, low);
-    check(sqlite3_exec(db, seeded, NULL, NULL, NULL), "seed aggregates");
+    sqlite3_stmt *aggregates = prepare("UPDATE items SET rating_count = 1, rating_sum = 4, stars_4 = 1, score_high = ?1, score_low = ?2");
+    sqlite3_bind_int64(aggregates, 1, high);
+    sqlite3_bind_int64(aggregates, 2, low);
+    check(sqlite3_step(aggregates), "seed aggregates");
+    sqlite3_finalize(aggregates);
     check(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), "commit");
 }
 

@@ -75,9 +75,7 @@ class ReferenceKeyTests(unittest.TestCase):
         two_four_star = [row for row in swift_table() if row[:3] == (2, 8, 5)]
         self.assertEqual(len(two_four_star), 1, "standardKeys has the row of two 4-star ratings")
         database = os.path.join(self.work.name, "reference.sqlite")
-        migrations = sorted(os.path.join(ROOT, "migrations", "sqlite", name)
-                            for name in os.listdir(os.path.join(ROOT, "migrations", "sqlite")) if name.endswith(".sql"))
-        subprocess.run([self.binary, "w", database, "4", *migrations], check=True)
+        subprocess.run([self.binary, "w", database, "4", *benchlib.SQLiteCeiling.migration_files()], check=True)
         with sqlite3.connect(database) as connection:
             stored = connection.execute("SELECT rating_count, rating_sum, score_high, score_low FROM items "
                                         "WHERE item_id = 'bench-1'").fetchone()
@@ -88,6 +86,10 @@ class ReferenceKeyTests(unittest.TestCase):
             raters = connection.execute("SELECT count(*) FROM ratings WHERE rater_id LIKE 'seed-%' AND stars = 4 "
                                         "AND updated_at_ms > 1600000000000").fetchone()[0]
         self.assertEqual(seeded, (9999, 1, 1, 1))
+        one_four_star = [row for row in swift_table() if row[:3] == (1, 4, 5)]
+        with sqlite3.connect(database) as connection:
+            seeded_key = connection.execute("SELECT score_high, score_low FROM items WHERE item_id = 'bench-2'").fetchone()
+        self.assertEqual(seeded_key, one_four_star[0][3:])
         self.assertEqual(raters, 10000)
 
 
