@@ -19,10 +19,15 @@ enum Responses {
 
     /// A write's answer: JSON in `language`, rendered by `write`, without an ETag.
     static func json(_ status: Int, in language: WireLanguage, _ write: (WireFormat, inout JSONWriter) -> Void) -> HTTPResponse {
-        var headers = HTTPHeaders(capacity: 5) // these three, X-Request-ID and a spare
+        HTTPResponse(status: status, headers: language.jsonFields, body: render(language, write))
+    }
+
+    /// The fields of `json(_:in:_:)`'s answers in `language`, which `WireLanguage` keeps.
+    static func jsonFields(in language: Language) -> HTTPHeaders {
+        var headers = HTTPHeaders(capacity: 3)
         headers.add("content-type", "application/json")
         negotiated(language, into: &headers)
-        return HTTPResponse(status: status, headers: headers, body: render(language, write))
+        return headers
     }
 
     /// A JSON representation for GET and HEAD in `language`: a strong ETag from the exact bytes
@@ -42,7 +47,7 @@ enum Responses {
         var headers = HTTPHeaders(capacity: 6) // these four, X-Request-ID and a spare
         headers.add("content-type", "application/json")
         headers.add("etag", etag)
-        negotiated(language, into: &headers)
+        negotiated(language.language, into: &headers)
         return headers
     }
 
@@ -55,8 +60,8 @@ enum Responses {
     }
 
     /// Names the language, and tells caches that `Accept-Language` chose it (RFC 9110 §12.5.5).
-    private static func negotiated(_ language: WireLanguage, into headers: inout HTTPHeaders) {
-        headers.add("content-language", language.language.tag)
+    private static func negotiated(_ language: Language, into headers: inout HTTPHeaders) {
+        headers.add("content-language", language.tag)
         headers.add("vary", "Accept-Language")
     }
 

@@ -1,3 +1,4 @@
+import HTTP1
 import JSON
 import RatingsCore
 
@@ -19,6 +20,10 @@ final class WireLanguage: Sendable {
     }
 
     let language: Language
+    /// The fields of a JSON answer in this language (`Responses.json(_:in:_:)`), made once and
+    /// shared: a write's answer carries them as they are, where adding three fields cost about
+    /// 1,000 instructions a `PUT`. A list copies its fields before it changes them.
+    let jsonFields: HTTPHeaders
     /// By scale, then by half steps.
     private let parts: [[DisplayParts]]
     /// Whole Display objects of whole-star values (every rating, and averages that are whole), by
@@ -27,6 +32,7 @@ final class WireLanguage: Sendable {
 
     init(_ language: Language) {
         self.language = language
+        jsonFields = Responses.jsonFields(in: language)
         parts = Scale.allowed.map { maxRating in
             // Every scale in Scale.allowed is valid, so the fallback is never taken.
             guard let scale = try? Scale(maxRating: maxRating) else { return [] }
