@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit", "JSON"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["ASCIIKit", "JSON"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "RatingsCoreTests", dependencies: ["RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "ASCIIKit", "JSON", "TestSupport"], swiftSettings: strict),

@@ -23,6 +23,13 @@ public struct ByteBuffer: ~Copyable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// The last byte held, or nil when empty.
+    @inlinable @inline(__always)
+    public var last: UInt8? {
+        // Safe: when storedCount > 0, the storage holds at least that many initialized bytes.
+        storedCount > 0 ? storage.unsafelyUnwrapped.load(fromByteOffset: storedCount &- 1, as: UInt8.self) : nil
+    }
+
     /// Calls `body` with the bytes held.
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: storage, count: count))

@@ -15,29 +15,62 @@ public enum JSONText {
     }
 
     /// Appends the UTF-8 text in `utf8` as a quoted JSON string. Bytes that need no escape, which
-    /// is nearly all of them, are copied as they are, a run at a time. Safe: `utf8` is only read,
-    /// during the call.
+    /// is nearly all of them, are copied as they are, a run at a time, and looked at eight at a
+    /// time: a byte at a time cost about fifteen instructions a byte, a thousand in each `PUT`'s
+    /// answer. Safe: `utf8` is only read, during the call.
     public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else { continue }
-            buffer.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart..<index])))
-            runStart = index + 1
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append("\\\"" as StaticString)
-            case UInt8(ascii: "\\"): buffer.append("\\\\" as StaticString)
-            case UInt8(ascii: "\n"): buffer.append("\\n" as StaticString)
-            case UInt8(ascii: "\r"): buffer.append("\\r" as StaticString)
-            case UInt8(ascii: "\t"): buffer.append("\\t" as StaticString)
-            default:
-                buffer.append("\\u00" as StaticString)
-                buffer.append(ASCII.hexDigit(byte >> 4))
-                buffer.append(ASCII.hexDigit(byte & 0xF))
+        if let base = utf8.baseAddress {
+            let count = utf8.count
+            var runStart = 0, index = 0
+            while index < count {
+                // Safe: index + 8 <= count, so the word lies inside `utf8`.
+                if count &- index >= 8, !needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index &+= 8
+                    continue
+                }
+                let byte = base[index]
+                if needsEscape(byte) {
+                    buffer.append(UnsafeRawBufferPointer(start: base + runStart, count: index &- runStart))
+                    runStart = index &+ 1
+                    appendEscape(of: byte, to: &buffer)
+                }
+                index &+= 1
             }
+            buffer.append(UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
         }
-        buffer.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[runStart...])))
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` must be escaped: a control character, `"`, `\` or DEL.
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    /// Whether any of the eight bytes of `word` must be escaped: the high bit of a byte is set by
+    /// `(v - 0x01…) & ~v` when that byte of `v` is zero, and by `(w - 0x20…) & ~w` when it is below
+    /// 0x20, without a false answer either way (a borrow only reaches bytes above a flagged one).
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        let control = (word &- 0x20 &* ones) & ~word
+        let special = zeroBytes(word ^ (0x22 &* ones)) | zeroBytes(word ^ (0x5C &* ones)) | zeroBytes(word ^ (0x7F &* ones))
+        return (control | special) & 0x8080_8080_8080_8080 != 0
+    }
+
+    private static func appendEscape(of byte: UInt8, to buffer: inout ByteBuffer) {
+        switch byte {
+        case UInt8(ascii: "\""): buffer.append("\\\"" as StaticString)
+        case UInt8(ascii: "\\"): buffer.append("\\\\" as StaticString)
+        case UInt8(ascii: "\n"): buffer.append("\\n" as StaticString)
+        case UInt8(ascii: "\r"): buffer.append("\\r" as StaticString)
+        case UInt8(ascii: "\t"): buffer.append("\\t" as StaticString)
+        default:
+            buffer.append("\\u00" as StaticString)
+            buffer.append(ASCII.hexDigit(byte >> 4))
+            buffer.append(ASCII.hexDigit(byte & 0xF))
+        }
     }
 }

@@ -6,10 +6,6 @@ import ASCIIKit
 /// out once. Noncopyable, like the buffer it owns.
 public struct JSONWriter: ~Copyable {
     private var buffer: ByteBuffer
-    /// Per nesting level (bit n for level n, 0 outside everything): whether the next element
-    /// needs a comma first. A bit set rather than an array, so writing allocates nothing more.
-    private var needsComma: UInt64 = 0
-    private var depth = 0
 
     public init(capacity: Int = 512) { buffer = ByteBuffer(capacity: capacity) }
 
@@ -22,27 +18,26 @@ public struct JSONWriter: ~Copyable {
         buffer.withUnsafeBytes { $0.count < 2 ? [] : Array($0[1 ..< $0.count - 1]) }
     }
 
-    public mutating func beginObject() { separate(); buffer.append(UInt8(ascii: "{")); open() }
-    public mutating func endObject() { buffer.append(UInt8(ascii: "}")); depth -= 1 }
-    public mutating func beginArray() { separate(); buffer.append(UInt8(ascii: "[")); open() }
-    public mutating func endArray() { buffer.append(UInt8(ascii: "]")); depth -= 1 }
+    public mutating func beginObject() { separate(); buffer.append(UInt8(ascii: "{")) }
+    public mutating func endObject() { buffer.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); buffer.append(UInt8(ascii: "[")) }
+    public mutating func endArray() { buffer.append(UInt8(ascii: "]")) }
 
     /// Writes a member name (plain ASCII, never escaped); the next value written is its value.
     public mutating func key(_ name: StaticString) {
-        let comma = takesComma() ? 1 : 0
+        let comma = takesComma ? 1 : 0
         name.withRawBytes { name in
             // `,"name":` in one piece: a dozen members per answer, and four appends cost four
             // capacity checks each.
-            buffer.append(count: comma + name.count + 3) { start in
+            buffer.append(count: comma &+ name.count &+ 3) { start in
                 // Safe: `start` has room for exactly the comma, the quotes, the name and the colon.
                 if comma == 1 { start.storeBytes(of: UInt8(ascii: ","), as: UInt8.self) }
                 start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma, as: UInt8.self)
                 if let base = name.baseAddress { ByteBuffer.copy(name.count, from: base, to: start + comma + 1) }
-                start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma + 1 + name.count, as: UInt8.self)
-                start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: comma + 2 + name.count, as: UInt8.self)
+                start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: comma &+ 1 &+ name.count, as: UInt8.self)
+                start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: comma &+ 2 &+ name.count, as: UInt8.self)
             }
         }
-        needsComma &= ~(1 << UInt64(depth))
     }
 
     /// Writes a value another writer rendered (an object, say) as the next value.
@@ -64,20 +59,17 @@ public struct JSONWriter: ~Copyable {
     public mutating func bool(_ value: Bool) { separate(); buffer.append(value ? "true" as StaticString : "false") }
     public mutating func null() { separate(); buffer.append("null" as StaticString) }
 
+    @inline(__always)
     private mutating func separate() {
-        if takesComma() { buffer.append(UInt8(ascii: ",")) }
+        if takesComma { buffer.append(UInt8(ascii: ",")) }
     }
 
-    /// Counts one more element at the current level; returns whether a comma must come first.
-    private mutating func takesComma() -> Bool {
-        let bit: UInt64 = 1 << UInt64(depth)
-        defer { needsComma |= bit }
-        return needsComma & bit != 0
-    }
-
-    /// Enters a new object or array (at most 63 levels deep, far beyond anything written here).
-    private mutating func open() {
-        depth += 1
-        needsComma &= ~(1 << UInt64(depth))
+    /// Whether the next element needs a comma before it: whether the last byte written ended an
+    /// element, so anything but nothing, `{`, `[` or a member's `:`. Read from the bytes rather
+    /// than counted per nesting level, which cost a shift and a bit set for every element.
+    @inline(__always)
+    private var takesComma: Bool {
+        guard let last = buffer.last else { return false }
+        return last != UInt8(ascii: "{") && last != UInt8(ascii: "[") && last != UInt8(ascii: ":")
     }
 }

@@ -1,3 +1,4 @@
+import ASCIIKit
 import JSON
 import Testing
 
@@ -56,6 +57,57 @@ struct JSONWritingTests {
         json.key("c"); json.beginObject(); json.endObject()
         json.endObject()
         #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":1,"b":["x",null,true,3.5],"c":{}}"#)
+    }
+
+    @Test("every byte is escaped the same wherever it falls in the eight-byte words the escaper reads")
+    func escapingEveryByteAtEveryPosition() {
+        // The plain rule, a byte at a time, against which the word-at-a-time escaper is checked.
+        func expected(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [UInt8(ascii: "\"")]
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+                case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+                case UInt8(ascii: "\n"): out += Array(#"\n"#.utf8)
+                case UInt8(ascii: "\r"): out += Array(#"\r"#.utf8)
+                case UInt8(ascii: "\t"): out += Array(#"\t"#.utf8)
+                case 0..<0x20, 0x7F: out += Array(#"\u00"#.utf8) + Array(((byte < 16 ? "0" : "") + String(byte, radix: 16)).utf8)
+                default: out.append(byte)
+                }
+            }
+            return out + [UInt8(ascii: "\"")]
+        }
+        var mismatches = 0
+        for length in [1, 7, 8, 9, 16, 17, 23] {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    // Filler bytes on either side of the tested one, the high ones included.
+                    var bytes = (0..<length).map { UInt8(ascii: "a") &+ UInt8($0 % 26) | ($0 % 5 == 4 ? 0x80 : 0) }
+                    bytes[position] = byte
+                    var buffer = ByteBuffer()
+                    bytes.withUnsafeBufferPointer { JSONText.appendQuoted(utf8: $0, to: &buffer) }
+                    if buffer.bytes != expected(bytes) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        var empty = ByteBuffer()
+        JSONText.appendQuoted(utf8: UnsafeBufferPointer(start: nil, count: 0), to: &empty)
+        #expect(empty.bytes == Array(#""""#.utf8))
+    }
+
+    @Test("members, rendered values and nested containers are separated like the writer's own")
+    func structureWithRenderedParts() {
+        var inner = JSONWriter()
+        inner.beginObject(); inner.key("x"); inner.integer(1); inner.endObject()
+        var json = JSONWriter()
+        json.beginArray()
+        json.beginObject(); json.members([]); json.key("a"); json.value(inner.bytes); json.members(Array(#""m":2,"n":[]"#.utf8)); json.key("b"); json.value("\"star\"" as StaticString); json.endObject()
+        json.beginArray(); json.beginArray(); json.endArray(); json.value(inner.bytes); json.endArray()
+        json.string(""); json.integer(-4)
+        json.endArray()
+        #expect(String(decoding: json.bytes, as: UTF8.self) == #"[{"a":{"x":1},"m":2,"n":[],"b":"star"},[[],{"x":1}],"",-4]"#)
+        #expect(String(decoding: inner.innerBytes, as: UTF8.self) == #""x":1"#)
     }
 
     @Test("what the writer writes, the parser reads back")
