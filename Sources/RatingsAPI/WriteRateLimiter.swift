@@ -42,13 +42,22 @@ public final class WriteRateLimiter: Sendable {
                 generations.current = [:]
                 generations.started = now
             }
-            let fullAt = max(generations.current[key] ?? generations.previous[key] ?? now, now)
-            let wait = fullAt - now - tolerance
-            if wait > 0 {
-                return max(1, Int(wait.rounded(.up)))
-            }
-            generations.current[key] = fullAt + interval
-            return nil
+            // The previous generation is read first, so that the bucket is found in the current one
+            // once, to be read and written in place, where a read and then a write found it twice.
+            let carried = generations.previous.isEmpty ? nil : generations.previous[key]
+            return take(&generations.current[key], carried: carried, now: now)
         }
+    }
+
+    /// Takes a token from `bucket` (nil: not in the current generation, then `carried` from the
+    /// previous one, if there), or says how long to wait for one, leaving `bucket` as it was.
+    private func take(_ bucket: inout Double?, carried: Double?, now: Double) -> Int? {
+        let fullAt = max(bucket ?? carried ?? now, now)
+        let wait = fullAt - now - tolerance
+        if wait > 0 {
+            return max(1, Int(wait.rounded(.up)))
+        }
+        bucket = fullAt + interval
+        return nil
     }
 }
