@@ -87,6 +87,28 @@ struct SupportTests {
         #expect(formatted == text)
     }
 
+    @Test("RFC 3339 timestamps write every two-digit field value as its own digits")
+    func formatsEveryFieldValue() {
+        // Steps of a seventh of a day, an hour, a minute, a second and two milliseconds (16,003,859
+        // ms, odd in its last three digits), so that over 40,000 timestamps, twenty years from 2000,
+        // every month, day, hour, minute, second and millisecond value turns up.
+        var mismatches: [String] = []
+        var milliseconds: Int64 = 946_684_800_000 // 2000-01-01
+        for _ in 0..<40_000 {
+            milliseconds += 86_400_000 / 7 + 3_600_000 + 60_000 + 1_000 + 2
+            let seconds = milliseconds / 1000
+            let (days, secondOfDay) = CivilDate.split(unixSeconds: seconds)
+            let (year, month, day) = CivilDate.from(daysSinceEpoch: days)
+            func digits(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: width - String(value).count) + String(value) }
+            let expected = "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T\(digits(secondOfDay / 3600, 2)):"
+                + "\(digits(secondOfDay / 60 % 60, 2)):\(digits(secondOfDay % 60, 2)).\(digits(Int(milliseconds % 1000), 3))Z"
+            var formatted = ""
+            Timestamp.withRFC3339(milliseconds: milliseconds) { formatted = String(decoding: $0, as: UTF8.self) }
+            if formatted != expected { mismatches.append(formatted) }
+        }
+        #expect(mismatches.count == 0, "first wrong: \(mismatches.first ?? "")")
+    }
+
     @Test("If-None-Match uses weak comparison and lists", arguments: [
         ("\"a\"", "\"a\"", true), ("W/\"a\"", "\"a\"", true), ("\"b\", \"a\"", "\"a\"", true), ("*", "\"a\"", true),
         ("\"b\"", "\"a\"", false), ("a", "\"a\"", false),
