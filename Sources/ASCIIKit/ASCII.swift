@@ -49,9 +49,15 @@ public enum ASCII {
     /// what the upper bound needs make the number too large, not a trap.
     @inlinable
     public static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
-        guard !text.isEmpty else { return nil }
+        integer(text.utf8, in: range)
+    }
+
+    /// `integer(_:in:)` of text given as its UTF-8 bytes (a header field's value, in place).
+    @inlinable
+    public static func integer(_ bytes: some Collection<UInt8>, in range: ClosedRange<Int>) -> Int? {
+        guard !bytes.isEmpty else { return nil }
         var value = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             guard isDigit(byte) else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
             let (next, overflowB) = shifted.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
