@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// Byte classes of RFC 9110 §5.6.2 and RFC 9112, as fast lookups.
 enum ByteClass {
     static let cr = UInt8(ascii: "\r")
@@ -22,4 +24,15 @@ enum ByteClass {
 
     /// Visible ASCII, as a request target is written.
     @inline(__always) static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+
+    /// Whether every byte of `bytes` is visible ASCII (a request target), eight at a time.
+    @inline(__always) static func allVisibleASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        ByteWord.allSatisfy(bytes, suspect: { ByteWord.flags(below: 0x21, in: $0) | ByteWord.flags(above: 0x7E, in: $0) != 0 }, isVisibleASCII)
+    }
+
+    /// Whether every byte of `bytes` may be in a field value, eight at a time: a word with a tab
+    /// is looked at byte by byte.
+    @inline(__always) static func allFieldValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        ByteWord.allSatisfy(bytes, suspect: { ByteWord.flags(below: 0x20, in: $0) | ByteWord.flags(equalTo: 0x7F, in: $0) != 0 }, isFieldValue)
+    }
 }

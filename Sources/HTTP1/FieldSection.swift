@@ -33,7 +33,7 @@ enum FieldSection {
         while valueStart < valueEnd, line[valueStart] == ByteClass.space || line[valueStart] == ByteClass.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ByteClass.space || line[valueEnd - 1] == ByteClass.tab { valueEnd -= 1 }
         let value = UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd])
-        guard value.allSatisfy(ByteClass.isFieldValue) else { throw .invalidFieldValue(name: ASCII.lowercasedText(name)) }
+        guard ByteClass.allFieldValue(value) else { throw .invalidFieldValue(name: ASCII.lowercasedText(name)) }
         return (name, value)
     }
 }

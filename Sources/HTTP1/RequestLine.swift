@@ -12,10 +12,12 @@ enum RequestLine {
         let target = line[(firstSpace + 1)..<lastSpace]
         let version = line[(lastSpace + 1)...]
         guard !method.isEmpty, method.allSatisfy(ByteClass.isToken) else { throw .invalidMethod }
-        guard target.allSatisfy(ByteClass.isVisibleASCII) else {
+        let targetBytes = UnsafeRawBufferPointer(rebasing: target)
+        guard ByteClass.allVisibleASCII(targetBytes) else {
             throw target.contains(ByteClass.space) ? .malformedRequestLine : .invalidTarget
         }
-        let text = String(decoding: target, as: UTF8.self)
+        // ASCII, so made without `String(decoding:)`'s UTF-8 check.
+        let text = ASCII.text(targetBytes.assumingMemoryBound(to: UInt8.self))
         // Told apart by the first byte: `String.hasPrefix` compares as Unicode, some 230
         // instructions on every request.
         let isOriginForm = target.first == UInt8(ascii: "/") || (target.count == 1 && target.first == UInt8(ascii: "*"))

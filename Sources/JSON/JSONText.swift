@@ -25,7 +25,7 @@ public enum JSONText {
             var runStart = 0, index = 0
             while index < count {
                 // Safe: index + 8 <= count, so the word lies inside `utf8`.
-                if count &- index >= 8, !needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                if count &- index >= 8, !needsEscape(ByteWord.load(base, at: index)) {
                     index &+= 8
                     continue
                 }
@@ -48,16 +48,11 @@ public enum JSONText {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
-    /// Whether any of the eight bytes of `word` must be escaped: the high bit of a byte is set by
-    /// `(v - 0x01…) & ~v` when that byte of `v` is zero, and by `(w - 0x20…) & ~w` when it is below
-    /// 0x20, without a false answer either way (a borrow only reaches bytes above a flagged one).
+    /// Whether any of the eight bytes of `word` must be escaped.
     @inline(__always)
     static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
-        let control = (word &- 0x20 &* ones) & ~word
-        let special = zeroBytes(word ^ (0x22 &* ones)) | zeroBytes(word ^ (0x5C &* ones)) | zeroBytes(word ^ (0x7F &* ones))
-        return (control | special) & 0x8080_8080_8080_8080 != 0
+        ByteWord.flags(below: 0x20, in: word) | ByteWord.flags(equalTo: UInt8(ascii: "\""), in: word)
+            | ByteWord.flags(equalTo: UInt8(ascii: "\\"), in: word) | ByteWord.flags(equalTo: 0x7F, in: word) != 0
     }
 
     private static func appendEscape(of byte: UInt8, to buffer: inout ByteBuffer) {

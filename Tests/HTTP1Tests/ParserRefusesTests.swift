@@ -73,6 +73,36 @@ struct ParserRefusesTests {
         #expect(refused == (0...255).filter { $0 >= 128 || HostRule.forbiddenASCII.utf8.contains(UInt8($0)) })
     }
 
+    @Test("every byte a target or a field value may not hold is refused wherever it falls in them")
+    func refusedBytesAnywhere() {
+        var wrong: [String] = []
+        for byte in UInt8.min...UInt8.max {
+            // Positions across the eight-byte words the checks read, and in the tail after them.
+            for position in 0..<19 {
+                var target = Array("/v1/items/abcdefghij".utf8)
+                target[1 + position] = byte
+                let request = Array("GET ".utf8) + target + crlf(" HTTP/1.1\nHost: x\n\n")
+                let targetAllowed = byte > 0x20 && byte < 0x7F
+                let expected: HTTPParseError? = targetAllowed ? nil : byte == 0x20 ? .malformedRequestLine : byte == 0x0A || byte == 0x0D ? nil : .invalidTarget
+                let failure = parseStream([request]).failure
+                // A CR or LF ends the line early; whatever that gives, it is never a request.
+                if byte == 0x0A || byte == 0x0D { if failure == nil { wrong.append("target \(byte) at \(position) accepted") } } else if failure != expected {
+                    wrong.append("target \(byte) at \(position): \(String(describing: failure))")
+                }
+                var value = Array("application/json; a=b".utf8)
+                value[position] = byte
+                let field = crlf("GET / HTTP/1.1\nHost: x\nX-A: ") + value + crlf("\n\n")
+                let valueAllowed = byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+                let valueFailure = parseStream([field]).failure
+                if byte == 0x0A || byte == 0x0D { continue }
+                if valueAllowed ? valueFailure != nil : valueFailure != .invalidFieldValue(name: "x-a") {
+                    wrong.append("value \(byte) at \(position): \(String(describing: valueFailure))")
+                }
+            }
+        }
+        #expect(wrong.count == 0, "first wrong: \(wrong.first ?? "")")
+    }
+
     @Test("a request line over 8 KiB is 414, even before its end arrives")
     func longRequestLine() {
         let long = Array("GET /".utf8) + Array(repeating: UInt8(ascii: "a"), count: 9_000)
