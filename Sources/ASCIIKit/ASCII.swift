@@ -139,6 +139,7 @@ public enum ASCII {
     /// How many bytes `value` takes in decimal: its digits, and a minus sign when negative.
     @inlinable
     public static func decimalLength(of value: Int) -> Int {
+        if value >= 0 && value < 10 { return 1 } // a star count, a histogram's small counts
         var length = value < 0 ? 2 : 1
         var rest = value.magnitude
         while rest >= 10 {
@@ -148,17 +149,33 @@ public enum ASCII {
         return length
     }
 
-    /// Writes `value` in decimal at `start`, exactly `decimalLength(of: value)` bytes.
+    /// Writes `value` in decimal at `start`, exactly `decimalLength(of: value)` bytes, two digits at
+    /// a time (`digitPair`).
     @inlinable
     public static func writeDecimal(_ value: Int, at start: UnsafeMutableRawPointer, length: Int) {
         var magnitude = value.magnitude
         var position = length
-        repeat {
-            position -= 1
-            start.storeBytes(of: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: position, as: UInt8.self)
-            magnitude /= 10
-        } while magnitude > 0
+        while magnitude >= 100 {
+            position &-= 2
+            start.storeBytes(of: digitPair(Int(truncatingIfNeeded: magnitude % 100)), toByteOffset: position, as: UInt16.self)
+            magnitude /= 100
+        }
+        if magnitude >= 10 {
+            start.storeBytes(of: digitPair(Int(truncatingIfNeeded: magnitude)), toByteOffset: position &- 2, as: UInt16.self)
+        } else {
+            start.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude), toByteOffset: position &- 1, as: UInt8.self)
+        }
         if value < 0 { start.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self) }
+    }
+
+    /// The two digits of `value` (0…99) as they lie in memory, ready to be stored as one `UInt16`:
+    /// copied from a literal of the pairs "00" to "99", whose bytes are in the binary, so no lazy
+    /// initialization of a table is checked on every use.
+    @inlinable @inline(__always)
+    public static func digitPair(_ value: Int) -> UInt16 {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        // Safe: value is 0…99, so its pair lies inside the literal's 200 bytes.
+        return UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 &* value, as: UInt16.self)
     }
 
     /// Calls `body` with `value` in decimal digits (a minus sign first when negative), written

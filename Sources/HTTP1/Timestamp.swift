@@ -38,21 +38,13 @@ public enum Timestamp {
         @inline(__always)
         mutating func put(_ byte: UInt8) { text[count] = byte; count += 1 }
 
-        /// Writes `value` (0…99) as two digits, copied from `digitPairs` in one store: two digits
+        /// Writes `value` (0…99) as two digits in one store (`ASCII.digitPair`): two digits
         /// computed one at a time cost some 37 instructions a pair, seven pairs a timestamp.
         @inline(__always)
         mutating func two(_ value: Int) {
-            // Safe: value is 0…99, so its pair lies inside the 200 bytes of `digitPairs`, and the
-            // caller's buffer has room for the two bytes at `count`.
-            let pair = UnsafeRawPointer(Timestamp.digitPairs.utf8Start).loadUnaligned(fromByteOffset: 2 &* value, as: UInt16.self)
-            UnsafeMutableRawPointer(text.baseAddress.unsafelyUnwrapped).storeBytes(of: pair, toByteOffset: count, as: UInt16.self)
+            // Safe: the caller's buffer has room for the two bytes at `count`.
+            UnsafeMutableRawPointer(text.baseAddress.unsafelyUnwrapped).storeBytes(of: ASCII.digitPair(value), toByteOffset: count, as: UInt16.self)
             count &+= 2
         }
-    }
-
-    /// "00" to "99", one after the other. A literal rather than a table: its bytes are in the binary,
-    /// with no lazy initialization to check on every use.
-    private static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 }

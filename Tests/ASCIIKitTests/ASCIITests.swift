@@ -107,13 +107,19 @@ struct ASCIITests {
         #expect(ASCII.occurrences(of: UInt8(ascii: ","), in: long.utf8) == 20 && ASCII.occurrences(of: UInt8(ascii: ","), in: "".utf8) == 0)
     }
 
-    @Test("decimal digits written without a String, at the edges of Int")
+    @Test("decimal digits written without a String, two at a time: every value to 100,000, around every power of ten, at the edges of Int")
     func decimalDigits() {
-        for value in [0, 7, 10, 200, 65_535, -1, -1_000, Int.max, Int.min] {
+        var powers: [Int] = []
+        var power = 1
+        while power <= Int.max / 10 { power *= 10; powers += [power - 1, power, power + 1, -power + 1, -power, -power - 1] }
+        var wrong: [Int] = []
+        for value in Array(-1_000...100_000) + powers + [Int.max, Int.min, Int.min + 1] {
             var bytes: [UInt8] = [UInt8(ascii: "x")]
             ASCII.withDecimalDigits(of: value) { bytes.append(contentsOf: $0) }
-            #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+            if String(decoding: bytes, as: UTF8.self) != "x\(value)" { wrong.append(value) }
         }
+        #expect(wrong.count == 0, "first wrong: \(wrong.first.map(String.init) ?? "")")
+        #expect((0...99).map { value in withUnsafeBytes(of: ASCII.digitPair(value)) { String(decoding: $0, as: UTF8.self) } } == (0...99).map { $0 < 10 ? "0\($0)" : "\($0)" })
     }
 
     @Test("trimming drops spaces and tabs only, at both ends")
