@@ -7,10 +7,12 @@
 /// byte is below `n`, by `(w + (0x7F - n)…) | w` when it is above `n`, and a borrow or a carry
 /// between bytes only starts at a byte the test flags already (so which bytes are flagged is not).
 public enum ByteWord {
-    public static let ones: UInt64 = 0x0101_0101_0101_0101
-    public static let highBits: UInt64 = 0x8080_8080_8080_8080
+    // Computed, so that no use checks a global's lazy initialization.
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
-    /// The eight bytes at `offset` from `base`, in memory order (first byte lowest).
+    /// The eight bytes at `offset` from `base`, in memory order (first byte lowest); the caller
+    /// makes sure all eight lie inside its buffer.
     @inlinable @inline(__always)
     public static func load(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -44,6 +46,7 @@ public enum ByteWord {
         let count = bytes.count
         var index = 0
         while count &- index >= 8 {
+            // Safe: index + 8 <= count, so the word, and each byte looked at, lies inside `bytes`.
             if suspect(load(base, at: index)) {
                 for offset in index..<index &+ 8 where !allowed(base.load(fromByteOffset: offset, as: UInt8.self)) { return false }
             }
