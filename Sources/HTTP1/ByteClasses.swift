@@ -1,4 +1,5 @@
 import ASCIIKit
+import Glibc
 
 /// Byte classes of RFC 9110 §5.6.2 and RFC 9112, as fast lookups.
 enum ByteClass {
@@ -24,6 +25,14 @@ enum ByteClass {
 
     /// Visible ASCII, as a request target is written.
     @inline(__always) static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+
+    /// The first `byte` in `bytes[start..<end]`, by memchr: a head's line ends, found faster than
+    /// by a byte-at-a-time look.
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+        guard start < end, let base = bytes.baseAddress else { return nil }
+        // Safe: start < end <= bytes.count, so the search stays inside the buffer.
+        return memchr(base + start, Int32(byte), end - start).map { base.distance(to: UnsafeRawPointer($0)) }
+    }
 
     /// Whether every byte of `bytes` is visible ASCII (a request target), eight at a time.
     @inline(__always) static func allVisibleASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {

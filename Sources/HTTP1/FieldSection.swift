@@ -8,7 +8,7 @@ enum FieldSection {
         var lineStart = 0
         var count = 0
         while lineStart < bytes.count {
-            guard let lf = bytes[lineStart...].firstIndex(of: ByteClass.lf) else { throw .malformedRequestLine }
+            guard let lf = ByteClass.index(of: ByteClass.lf, in: bytes, from: lineStart, to: bytes.count) else { throw .malformedRequestLine }
             let lineEnd = lf - 1 // the CR
             if lineEnd == lineStart { break }
             let (name, value) = try parseLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))

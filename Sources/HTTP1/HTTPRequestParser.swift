@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads requests from a byte stream, incrementally, in the manner of picohttpparser: give it
 /// the unconsumed bytes, it says how many it consumed and whether a request is complete, more
 /// bytes are needed, or the stream is broken. Strict per RFC 9112: anything ambiguous about
@@ -89,11 +87,11 @@ public struct HTTPRequestParser: Sendable {
         while index < bytes.count {
             // Straight to the next LF when no byte before it can break a limit: there only a bare
             // CR can be wrong, and memchr finds both faster than a byte-by-byte look at each.
-            let nextLF = Self.index(of: ByteClass.lf, in: bytes, from: index, to: bytes.count) ?? bytes.count
+            let nextLF = ByteClass.index(of: ByteClass.lf, in: bytes, from: index, to: bytes.count) ?? bytes.count
             let firstOverLimit = requestLineEnd < 0 ? limits.maxRequestLineBytes + 1 : requestLineEnd + limits.maxHeaderBytes + 4
             if nextLF < firstOverLimit {
                 // A CR is bare unless an LF follows it, which only the byte before nextLF can have.
-                if Self.index(of: ByteClass.cr, in: bytes, from: index, to: nextLF - 1) != nil { return .failure(.bareCarriageReturn) }
+                if ByteClass.index(of: ByteClass.cr, in: bytes, from: index, to: nextLF - 1) != nil { return .failure(.bareCarriageReturn) }
                 index = nextLF
                 if index == bytes.count { break }
             }
@@ -120,13 +118,6 @@ public struct HTTPRequestParser: Sendable {
         }
         scanned = bytes.count
         return .needMore(skipped: start)
-    }
-
-    /// The first `byte` in `bytes[start..<end]`, by memchr.
-    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
-        guard start < end, let base = bytes.baseAddress else { return nil }
-        // Safe: start < end <= bytes.count, so the search stays inside the buffer.
-        return memchr(base + start, Int32(byte), end - start).map { base.distance(to: UnsafeRawPointer($0)) }
     }
 
     private static func lineStart(before index: Int, in bytes: UnsafeRawBufferPointer) -> Int {
