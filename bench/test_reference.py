@@ -76,19 +76,17 @@ class ReferenceKeyTests(unittest.TestCase):
         self.assertEqual(len(two_four_star), 1, "standardKeys has the row of two 4-star ratings")
         database = os.path.join(self.work.name, "reference.sqlite")
         subprocess.run([self.binary, "w", database, "4", *benchlib.SQLiteCeiling.migration_files()], check=True)
+        one_four_star = [row for row in swift_table() if row[:3] == (1, 4, 5)]
         with sqlite3.connect(database) as connection:
             stored = connection.execute("SELECT rating_count, rating_sum, score_high, score_low FROM items "
                                         "WHERE item_id = 'bench-1'").fetchone()
-        self.assertEqual(stored, (2, 8, *two_four_star[0][3:]))
-        with sqlite3.connect(database) as connection:
             seeded = connection.execute("SELECT count(*), min(rating_count), max(rating_count), count(DISTINCT score_high) "
                                         "FROM items WHERE item_id != 'bench-1'").fetchone()
+            seeded_key = connection.execute("SELECT score_high, score_low FROM items WHERE item_id = 'bench-2'").fetchone()
             raters = connection.execute("SELECT count(*) FROM ratings WHERE rater_id LIKE 'seed-%' AND stars = 4 "
                                         "AND updated_at_ms > 1600000000000").fetchone()[0]
+        self.assertEqual(stored, (2, 8, *two_four_star[0][3:]))
         self.assertEqual(seeded, (9999, 1, 1, 1))
-        one_four_star = [row for row in swift_table() if row[:3] == (1, 4, 5)]
-        with sqlite3.connect(database) as connection:
-            seeded_key = connection.execute("SELECT score_high, score_low FROM items WHERE item_id = 'bench-2'").fetchone()
         self.assertEqual(seeded_key, one_four_star[0][3:])
         self.assertEqual(raters, 10000)
 
