@@ -109,16 +109,6 @@ public struct HTTPHeaders: @unchecked Sendable, Equatable, Sequence {
         return values
     }
 
-    /// How many fields are named `name` (lowercase), without building an array.
-    public func count(_ name: StaticString) -> Int {
-        var count = 0
-        forEachValue(of: name) { _ in
-            count += 1
-            return true
-        }
-        return count
-    }
-
     /// Whether a field is named `name` (lowercase).
     public func contains(_ name: StaticString) -> Bool {
         var found = false

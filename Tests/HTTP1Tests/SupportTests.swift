@@ -43,7 +43,7 @@ struct SupportTests {
     @Test("header lookups match whole lowercase names, same-length names apart; set replaces every copy")
     func looksUpHeaders() {
         var headers = HTTPHeaders([("Etag", "\"a\""), ("vary", "Accept-Language"), ("ETAG", "\"b\""), ("Connection", "Keep-Alive, Close")])
-        #expect(headers["etag"] == "\"a\"" && headers.values("etag") == ["\"a\"", "\"b\""] && headers.count("etag") == 2)
+        #expect(headers["etag"] == "\"a\"" && headers.values("etag") == ["\"a\"", "\"b\""] && headers.values("etag").count == 2)
         #expect(headers["vary"] == "Accept-Language" && headers["date"] == nil && headers["etags"] == nil && headers["eta"] == nil)
         #expect(headers.contains(token: "close", in: "connection") && !headers.contains(token: "close", in: "vary"))
         #expect(headers.contains("vary") && !headers.contains("date") && headers.fields.map(\.value) == ["\"a\"", "Accept-Language", "\"b\"", "Keep-Alive, Close"])
@@ -64,7 +64,7 @@ struct SupportTests {
         var grown = HTTPHeaders()
         let long = String(repeating: "v", count: 5_000)
         for index in 0..<40 { grown.add("vary", index == 7 ? long : index == 8 ? "" : "\(index)") }
-        #expect(grown.count("vary") == 40 && grown.values("vary")[7] == long && grown.values("vary")[8] == "" && grown.values("vary")[39] == "39")
+        #expect(grown.values("vary").count == 40 && grown.values("vary")[7] == long && grown.values("vary")[8] == "" && grown.values("vary")[39] == "39")
         #expect(HTTPHeaders() == HTTPHeaders(capacity: 4) && original != copy && copy == HTTPHeaders([("X-Request-ID", "r-1"), ("Content-Type", "text/plain")]))
     }
 
