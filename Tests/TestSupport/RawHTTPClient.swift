@@ -123,6 +123,14 @@ public final class RawHTTPClient {
         }
     }
 
+    /// True when the server has neither sent anything nor closed the connection so far; looks
+    /// without waiting and without consuming what is there.
+    public func hasHeardNothing() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
