@@ -12,6 +12,20 @@ struct ServerAbuseTests {
     // idle ones; at their head deadline, for slow ones), and the probe's read would run into its
     // client's timeout (10 s) instead.
 
+    /// Opens `count` connections and sends each the first four bytes of a request head, one byte
+    /// to every client at a time, then `between` them and a 400 ms pause: the pace of a slowloris
+    /// attack. The clients, still mid-head.
+    private func trickleHeads(from count: Int, port: Int, between: ([RawHTTPClient]) throws -> Void) async throws -> [RawHTTPClient] {
+        let slow = try (0..<count).map { _ in try RawHTTPClient(port: port) }
+        let head = Array("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa".utf8)
+        for byte in head.prefix(4) {
+            for client in slow { client.send([byte]) }
+            try between(slow)
+            try await Task.sleep(for: .milliseconds(400))
+        }
+        return slow
+    }
+
     @Test("1,000 idle connections stay open while another client is answered")
     func thousandIdleConnections() async throws {
         try await withTestServer(handler: echoHandler) { port, server in
@@ -35,15 +49,10 @@ struct ServerAbuseTests {
         // machine can let a deadline pass before a probe: only a server held up by the slow
         // clients would answer a probe late, and that probe's read would time out first.
         try await withTestServer(handler: echoHandler, configure: { $0.limits.headTimeoutSeconds = 120 }) { port, _ in
-            let slow = try (0..<200).map { _ in try RawHTTPClient(port: port) }
-            let head = Array("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa".utf8)
-            for second in 0..<4 {
-                for client in slow { client.send([head[second]]) }
+            _ = try await trickleHeads(from: 200, port: port) { slow in
                 let response = try RawHTTPClient.exchange(port: port, "GET /probe HTTP/1.1\nHost: t\n\n")
                 #expect(response.status == 200)
                 #expect(slow.allSatisfy { $0.hasHeardNothing() }, "a slow client was answered or closed before the probe")
-                // The pace of the attack itself: one byte per client, then a pause.
-                try await Task.sleep(for: .milliseconds(400))
             }
         }
     }
@@ -51,12 +60,7 @@ struct ServerAbuseTests {
     @Test("200 slowloris connections past their head deadline each get a 408 and are closed")
     func slowlorisTimeOut() async throws {
         try await withTestServer(handler: echoHandler, configure: { $0.limits.headTimeoutSeconds = 1.5 }) { port, _ in
-            let slow = try (0..<200).map { _ in try RawHTTPClient(port: port) }
-            let head = Array("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa".utf8)
-            for second in 0..<4 {
-                for client in slow { client.send([head[second]]) }
-                try await Task.sleep(for: .milliseconds(400))
-            }
+            let slow = try await trickleHeads(from: 200, port: port) { _ in }
             for client in slow.prefix(20) {
                 let response = try client.readResponse()
                 #expect(response.status == 408)
