@@ -42,20 +42,28 @@ public enum ByteWord {
     /// `suspect` is true: it must be true of every word holding a byte that is not allowed.
     @inlinable @inline(__always)
     public static func allSatisfy(_ bytes: UnsafeRawBufferPointer, suspect: (UInt64) -> Bool, _ allowed: (UInt8) -> Bool) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+        firstIndex(in: bytes, from: 0, suspect: suspect, where: { !allowed($0) }) == nil
+    }
+
+    /// The first index from `start` whose byte `matches`, asked of each byte only in the words for
+    /// which `suspect` is true: it must be true of every word holding a matching byte.
+    @inlinable @inline(__always)
+    public static func firstIndex(in bytes: UnsafeRawBufferPointer, from start: Int, suspect: (UInt64) -> Bool,
+                                  where matches: (UInt8) -> Bool) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
-        var index = 0
+        var index = start
         while count &- index >= 8 {
             // Safe: index + 8 <= count, so the word, and each byte looked at, lies inside `bytes`.
             if suspect(load(base, at: index)) {
-                for offset in index..<index &+ 8 where !allowed(base.load(fromByteOffset: offset, as: UInt8.self)) { return false }
+                for offset in index..<index &+ 8 where matches(base.load(fromByteOffset: offset, as: UInt8.self)) { return offset }
             }
             index &+= 8
         }
         while index < count {
-            if !allowed(base.load(fromByteOffset: index, as: UInt8.self)) { return false }
+            if matches(base.load(fromByteOffset: index, as: UInt8.self)) { return index }
             index &+= 1
         }
-        return true
+        return nil
     }
 }

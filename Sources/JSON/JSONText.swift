@@ -20,25 +20,14 @@ public enum JSONText {
     /// answer. Safe: `utf8` is only read, during the call.
     public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\""))
-        if let base = utf8.baseAddress {
-            let count = utf8.count
-            var runStart = 0, index = 0
-            while index < count {
-                // Safe: index + 8 <= count, so the word lies inside `utf8`.
-                if count &- index >= 8, !needsEscape(ByteWord.load(base, at: index)) {
-                    index &+= 8
-                    continue
-                }
-                let byte = base[index]
-                if needsEscape(byte) {
-                    buffer.append(UnsafeRawBufferPointer(start: base + runStart, count: index &- runStart))
-                    runStart = index &+ 1
-                    appendEscape(of: byte, to: &buffer)
-                }
-                index &+= 1
-            }
-            buffer.append(UnsafeRawBufferPointer(start: base + runStart, count: count &- runStart))
+        let bytes = UnsafeRawBufferPointer(utf8)
+        var runStart = 0
+        while let index = ByteWord.firstIndex(in: bytes, from: runStart, suspect: needsEscape, where: needsEscape) {
+            buffer.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            appendEscape(of: bytes[index], to: &buffer)
+            runStart = index &+ 1
         }
+        buffer.append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
         buffer.append(UInt8(ascii: "\""))
     }
 
