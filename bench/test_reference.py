@@ -72,11 +72,12 @@ class ReferenceKeyTests(unittest.TestCase):
 
     def test_a_written_rating_stores_the_store_key(self):
         # The seeded 4-star rating and this one's 4 stars: two ratings adding up to 8.
-        two_four_star = [row for row in swift_table() if row[:3] == (2, 8, 5)]
+        table = swift_table()
+        two_four_star = [row for row in table if row[:3] == (2, 8, 5)]
         self.assertEqual(len(two_four_star), 1, "standardKeys has the row of two 4-star ratings")
         database = os.path.join(self.work.name, "reference.sqlite")
         subprocess.run([self.binary, "w", database, "4", *benchlib.SQLiteCeiling.migration_files()], check=True)
-        one_four_star = [row for row in swift_table() if row[:3] == (1, 4, 5)]
+        one_four_star = [row for row in table if row[:3] == (1, 4, 5)]
         with sqlite3.connect(database) as connection:
             stored = connection.execute("SELECT rating_count, rating_sum, score_high, score_low FROM items "
                                         "WHERE item_id = 'bench-1'").fetchone()
