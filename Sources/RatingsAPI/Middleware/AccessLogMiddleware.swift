@@ -52,13 +52,16 @@ struct AccessLogMiddleware: Middleware {
             line.append(UInt8(ascii: " "))
             line.append(peer)
             line.append(" \"" as StaticString)
-            if let context {
+            // `switch`, not `if let`: a bound optional is a copy, which retained the context and
+            // each string read through it around every append.
+            switch context {
+            case .some(let context):
                 line.append(context.request.method)
                 line.append(UInt8(ascii: " "))
                 line.append(context.request.target)
                 line.append(UInt8(ascii: " "))
                 line.append(context.request.head.version.rawValue)
-            } else {
+            case .none:
                 line.append(UInt8(ascii: "-"))
             }
             line.append("\" " as StaticString)
@@ -68,7 +71,10 @@ struct AccessLogMiddleware: Middleware {
             line.append(UInt8(ascii: " "))
             line.appendDecimal(micros)
             line.append("us id=" as StaticString)
-            line.append(context?.requestID ?? "-")
+            switch context {
+            case .some(let context): line.append(context.requestID)
+            case .none: line.append(UInt8(ascii: "-"))
+            }
         case .json:
             var now = ByteBuffer()
             appendNow(to: &now)
