@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// A value behind a pthread mutex. Used instead of `Synchronization.Mutex` because its futex
 /// implementation is invisible to ThreadSanitizer, which then reports every lock-protected
@@ -7,9 +7,9 @@ public final class Locked<Value>: @unchecked Sendable {
     // Safe: `value` is read and written only between lock and unlock of `mutex`, which already
     // makes every access exclusive; the runtime's own exclusivity check would only repeat it, on
     // every lock (a re-entrant `withLock` deadlocks on the mutex before it could overlap).
-    @exclusivity(unchecked) private var value: Value
+    @exclusivity(unchecked) @usableFromInline var value: Value
     // Safe: allocated once in init, destroyed and freed once in deinit; pthread needs a stable address.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init(_ value: Value) {
         self.value = value
@@ -22,7 +22,10 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value. Inlinable, so each caller gets it
+    /// specialized to its own value and result: the generic version passed both through
+    /// value witnesses, and the caller had to retain what its closure read, on every lock.
+    @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
