@@ -47,7 +47,13 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
-    @usableFromInline let shards: [Locked<Shard>]
+    /// Owns the shards, for as long as the cache lives.
+    let shards: [Locked<Shard>]
+    /// The same shards, reached without a reference count: an element read from `shards` was
+    /// retained and released around every lookup (an atomic pair, twenty of them for a batch).
+    // Safe: `shards` holds each of these for the cache's whole life, and a lock is only ever
+    // taken through the cache, so none can be freed while it is in use.
+    @usableFromInline let unretainedShards: [Unmanaged<Locked<Shard>>]
     /// Picks a key's shard; see `init`.
     @usableFromInline let spread: @Sendable (Key) -> UInt64
 
@@ -61,13 +67,14 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
                 spread: @escaping @Sendable (Key) -> UInt64 = { UInt64(UInt(bitPattern: $0.hashValue)) }) {
         let perGeneration = max(1, capacity / shardCount / 2)
         shards = (0..<shardCount).map { _ in Locked(Shard(generationCapacity: perGeneration, spread: spread)) }
+        unretainedShards = shards.map(Unmanaged.passUnretained)
         self.spread = spread
     }
 
     /// Runs `body` on the shard that holds `key`, under that shard's lock.
     @inlinable
     public func withShard<Result>(of key: Key, _ body: (inout Shard) throws -> Result) rethrows -> Result {
-        try shard(key).withLock(body)
+        try withShard(hash: spread(key), body)
     }
 
     /// The cached value of `key` when there is one and `isCurrent` accepts it; else `make()`'s,
@@ -77,16 +84,16 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     public func value(of key: Key, isCurrent: (Value) -> Bool = { _ in true }, orMake make: () -> Value) -> Value {
         // Hashed once for the lookup and the store: with the default spread that is a full hash.
         let hash = spread(key)
-        let shard = shard(hash: hash)
-        if let cached = shard.withLock({ $0.value(key, hash: hash) }), isCurrent(cached) { return cached }
+        if let cached = withShard(hash: hash, { $0.value(key, hash: hash) }), isCurrent(cached) { return cached }
         let made = make()
-        shard.withLock { $0.put(key, hash, made) }
+        withShard(hash: hash) { $0.put(key, hash, made) }
         return made
     }
 
+    /// Runs `body` under the lock of the shard that `bits` (a key's spread) picks.
     @inlinable
-    func shard(_ key: Key) -> Locked<Shard> { shard(hash: spread(key)) }
-
-    @inlinable
-    func shard(hash bits: UInt64) -> Locked<Shard> { shards[Int((bits ^ bits >> 32) % UInt64(shards.count))] }
+    func withShard<Result>(hash bits: UInt64, _ body: (inout Shard) throws -> Result) rethrows -> Result {
+        let index = Int((bits ^ bits >> 32) % UInt64(unretainedShards.count))
+        return try unretainedShards[index]._withUnsafeGuaranteedRef { try $0.withLock(body) }
+    }
 }
