@@ -42,14 +42,25 @@ extension RatingsAPI {
 
     /// A list of summaries without a rater's stars: every entry is a summary rendered before, so
     /// copy the bytes, and derive the ETag from theirs instead of hashing the whole body again.
+    /// Each rendering is written while this holds it: gathered into an array first, each was
+    /// retained again to be read back out of it, an atomic pair per item.
     private func summaryList(_ summaries: [ItemSummary], in language: WireLanguage) -> HTTPResponse {
-        let parts = summaries.map { renderings.rendering(of: $0, in: language) }
-        var length = 16
-        for index in parts.indices { length += parts[index].json.count + 1 }
-        var json = JSONWriter(capacity: length)
-        WireFormat.summaryList(parts, into: &json)
-        return Responses.representation(in: language, body: json.bytes, etag: Responses.etag(combining: parts, language.language.tag))
+        var json = JSONWriter(capacity: 32 + summaries.count * Self.summaryBytes)
+        var etag = Responses.CombinedETag()
+        WireFormat.summaryList(into: &json) { json in
+            for index in summaries.indices {
+                let rendering = renderings.rendering(of: summaries[index], in: language)
+                // Held explicitly across the copy: otherwise its bytes were retained for the call.
+                withExtendedLifetime(rendering) { json.value(rendering.json) }
+                etag.add(rendering.etagHash)
+            }
+        }
+        return Responses.representation(in: language, body: json.bytes, etag: etag.finish(language.language.tag))
     }
+
+    /// Room for one rendered summary in a list, so a list's writer seldom grows: a summary on a
+    /// five-star scale takes about 300 bytes, one on ten stars with a long id about 500.
+    static let summaryBytes = 512
 
     /// The ids of a batch, in every form clients send them: one comma-separated value (commas
     /// also as `%2C`), repeated `ids=` parameters (OpenAPI's exploded form), or both. Each value

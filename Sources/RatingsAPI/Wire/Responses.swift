@@ -80,14 +80,23 @@ enum Responses {
         return hash.value
     }
 
-    /// The strong ETag of a body made of `parts`, in this order: it changes whenever one of
-    /// theirs would, without hashing the body's bytes again.
-    static func etag(combining parts: [SummaryRenderings.Rendering], _ language: String) -> String {
-        var hash = FNV1a()
-        hash.add(byte: UInt8(ascii: "["))
-        for index in parts.indices { hash.add(parts[index].etagHash) }
-        hash.add(byte: 0)
-        hash.add(language.utf8)
-        return hash.quotedHex
+    /// The strong ETag of a body made of parts, built up part by part in their order from the
+    /// hashes their own ETags quote (`etagHash`): it changes whenever one of theirs would,
+    /// without hashing the body's bytes again.
+    struct CombinedETag {
+        private var hash = FNV1a()
+
+        init() { hash.add(byte: UInt8(ascii: "[")) }
+
+        /// The next part, by its `etagHash`.
+        mutating func add(_ partHash: UInt64) { hash.add(partHash) }
+
+        /// The ETag of the body in `language`.
+        func finish(_ language: String) -> String {
+            var hash = hash
+            hash.add(byte: 0)
+            hash.add(language.utf8)
+            return hash.quotedHex
+        }
     }
 }

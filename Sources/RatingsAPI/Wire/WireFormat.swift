@@ -127,12 +127,12 @@ struct WireFormat {
         json.endObject()
     }
 
-    /// A batch without a rater: summaries rendered before, in order.
-    static func summaryList(_ summaries: [SummaryRenderings.Rendering], into json: inout JSONWriter) {
+    /// A batch without a rater: `{"items":[…]}`, the entries written by `items` (summaries
+    /// rendered before, copied in order with `value`).
+    static func summaryList(into json: inout JSONWriter, _ items: (inout JSONWriter) -> Void) {
         json.beginObject()
         json.key("items"); json.beginArray()
-        // By index: each rendering is borrowed from the array, not retained and released.
-        for index in summaries.indices { json.value(summaries[index].json) }
+        items(&json)
         json.endArray()
         json.endObject()
     }
