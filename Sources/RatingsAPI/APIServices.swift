@@ -1,3 +1,4 @@
+import HTTP1
 import RatingsCore
 
 /// What every request of one API shares beyond the route table: language negotiation, token
@@ -13,6 +14,12 @@ final class APIServices: Sendable {
         clock = configuration.clock
         access = Access(verifier: configuration.identityVerifier, clock: configuration.clock)
         errorLog = ErrorLog(format: configuration.logFormat, clock: configuration.clock, write: configuration.errorLog)
+    }
+
+    /// The language of the response to `request`. Asked here rather than of `languages` through
+    /// the services: reaching an object through another retained and released it, every request.
+    func language(of request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
+        try languages.negotiate(request, target)
     }
 }
 

@@ -64,7 +64,7 @@ final class RequestContext: @unchecked Sendable {
     }
 
     /// The language of the response: `lang`, else `Accept-Language`, else the fallback.
-    func language() throws -> WireLanguage { try services.languages.negotiate(request, target) }
+    func language() throws -> WireLanguage { try services.language(of: request, target) }
 
     /// The caller proven by a bearer token; nil when the API runs open. Throws 401 when tokens
     /// are required and the request has none, or an invalid one.
