@@ -39,8 +39,8 @@ count() { # count NAME PATH [SCRIPT [ITEMS]]: prints one table row; ITEMS seeded
         total=$((total + thread))
         if grep -q 'EventLoopC3run' <<<"$annotated"; then loops=$((loops + thread)); fi
         # The access log's time text, formatted once per millisecond however many requests share
-        # it: its whole cost (the closure under the log's time lock) varies with valgrind's speed.
-        time=$(awk '/AccessLogMiddleware.*appendNow.*XEfU_TA/ && !found {gsub(",", "", $1); print $1; found = 1}' <<<"$annotated")
+        # it: its whole cost (AccessLogMiddleware.timeText) varies with valgrind's speed.
+        time=$(awk '/AccessLogMiddleware.*8timeText/ && !found {gsub(",", "", $1); print $1; found = 1}' <<<"$annotated")
         time_text=$((time_text + ${time:-0}))
     done
     rm -rf "$work"
