@@ -35,7 +35,7 @@ count() { # count NAME PATH [SCRIPT [ITEMS]]: prints one table row; ITEMS seeded
     for file in "$work"/callgrind.out*; do # one file per thread
         thread=$(awk '/^totals:/ {print $2}' "$file")
         [ -n "$thread" ] || continue
-        annotated=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null)
+        annotated=$(callgrind_annotate --inclusive=yes --threshold=100 "$file" 2>/dev/null) # every function, however small
         total=$((total + thread))
         if grep -q 'EventLoopC3run' <<<"$annotated"; then loops=$((loops + thread)); fi
         # The access log's time text, formatted once per millisecond however many requests share
