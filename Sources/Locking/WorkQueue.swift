@@ -1,16 +1,16 @@
-import Glibc
+public import Glibc
 
 /// A first-in, first-out queue that threads wait on: `take` blocks until an item arrives or the
 /// queue is closed. Built on a pthread mutex and condition variable, so ThreadSanitizer sees it.
 public final class WorkQueue<Item>: @unchecked Sendable {
     // Safe: `items` and `closed` are read and written only between lock and unlock of `mutex`.
-    private var items: [Item] = []
-    private var head = 0
-    private var closed = false
+    @usableFromInline var items: [Item] = []
+    @usableFromInline var head = 0
+    @usableFromInline var closed = false
     // Safe: allocated once in init, destroyed and freed once in deinit; pthread needs stable addresses.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Safe: as `mutex`.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
     public init() {
         mutex = .allocate(capacity: 1)
@@ -27,7 +27,7 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     }
 
     /// Adds an item and wakes one waiting thread; false (and the item dropped) once closed.
-    @discardableResult
+    @discardableResult @inlinable
     public func put(_ item: Item) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -50,6 +50,7 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     /// Up to `limit` of the oldest items, waiting for one; empty once the queue is closed and
     /// empty. `beforeTaking` runs without the lock once items are waiting, so a taker can let the
     /// threads putting items add more to the same batch first.
+    @inlinable
     public func take(upTo limit: Int, beforeTaking: () -> Void) -> [Item] {
         pthread_mutex_lock(mutex)
         let waiting = waitForItems()
@@ -65,13 +66,15 @@ public final class WorkQueue<Item>: @unchecked Sendable {
     }
 
     /// With `mutex` held: waits until an item is there or the queue is closed; whether one is.
-    private func waitForItems() -> Bool {
+    @usableFromInline
+    func waitForItems() -> Bool {
         while head == items.count && !closed { pthread_cond_wait(condition, mutex) }
         return head < items.count
     }
 
     /// With `mutex` held: drops the items before `end`, reusing the storage once all are taken.
-    private func removeItems(before end: Int) {
+    @usableFromInline
+    func removeItems(before end: Int) {
         head = end
         if head == items.count {
             items.removeAll(keepingCapacity: true)
