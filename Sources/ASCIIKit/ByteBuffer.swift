@@ -30,7 +30,9 @@ public struct ByteBuffer: ~Copyable {
         storedCount > 0 ? storage.unsafelyUnwrapped.load(fromByteOffset: storedCount &- 1, as: UInt8.self) : nil
     }
 
-    /// Calls `body` with the bytes held.
+    /// Calls `body` with the bytes held. Inlinable: other modules called it as an unspecialized
+    /// generic, once for every answer sent.
+    @inlinable
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: storage, count: count))
     }
