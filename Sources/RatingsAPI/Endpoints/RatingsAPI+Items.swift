@@ -59,7 +59,8 @@ extension RatingsAPI {
     }
 
     /// Room for one rendered summary in a list, so a list's writer seldom grows: a summary on a
-    /// five-star scale takes about 300 bytes, one on ten stars with a long id about 500.
+    /// five-star scale takes about 350 bytes (the README's example, 346); the writer grows for a
+    /// longer one (ten stars, a long id, another language's words).
     static let summaryBytes = 512
 
     /// The ids of a batch, in every form clients send them: one comma-separated value (commas
