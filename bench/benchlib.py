@@ -215,7 +215,7 @@ def named_cpu_seconds(patterns, *pids):
     """The CPU time, as (user, kernel) seconds, that the processes' threads whose name matches
     each of `patterns` (field: regular expression) have used so far, by field; None for a pattern
     no thread matches (nginx). One walk of the threads serves every pattern. The server's loops
-    (`loop-N`) and its SQLite writer (`sqlite-writer`) live as long as the server, so none of
+    (`loop-N`), its SQLite writer (`sqlite-writer`) and WAL syncer (`sqlite-sync`) live as long as the server, so none of
     their time leaves with an ended thread; the C floor's hand-over names its two threads so too."""
     totals = dict.fromkeys(patterns)
     for pid in pids:
@@ -237,7 +237,7 @@ def named_cpu_seconds(patterns, *pids):
 
 # The threads measure_once times on their own, by the field each goes into (user and kernel
 # together); the user-space part goes into the field's user_field.
-NAMED_THREADS = {"loops_us": r"loop-\d+", "writer_us": "sqlite-writer"}
+NAMED_THREADS = {"loops_us": r"loop-\d+", "writer_us": "sqlite-writer", "syncer_us": "sqlite-sync"}
 
 
 def user_field(field):

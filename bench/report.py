@@ -344,7 +344,7 @@ def floor_figures(writes, name, ratios, called):
 
 def put_split(report):
     """One sentence: the `PUT`'s CPU time split between the server's event loops (HTTP, JSON,
-    answers), its SQLite writer and its other threads, each beside what it would be compared
+    answers), its SQLite writer (with its WAL syncer) and its other threads, each beside what it would be compared
     with: a summary `GET`'s loop time and the reference's rating. Absent from results older than
     the loops' field; results older than the writer's thread lump the writer with the rest."""
     reads, writes = report["reads"], report["writes"]
@@ -354,7 +354,12 @@ def put_split(report):
     ceiling = cpu_us(writes["sqlite_ceiling_cpu_us"])
     sentence = (f"Of the `PUT`'s {put:.1f} µs, the event loops (threads `loop-N`: the request, its JSON, the answer) "
                 f"took {loops:.1f} µs, where a summary `GET` took {reads['get_summary']['loops_us']:.1f} µs of them, ")
-    if "writer_us" in writes["put_rating"]:
+    if "syncer_us" in writes["put_rating"]:
+        writer, syncer = writes["put_rating"]["writer_us"], writes["put_rating"]["syncer_us"]
+        sentence += (f"the SQLite writer (thread `sqlite-writer`) {writer:.1f} µs and its WAL syncer (thread `sqlite-sync`) "
+                     f"{syncer:.1f} µs, {writer + syncer:.1f} µs together where the reference took {ceiling:.1f} µs for its rating, "
+                     f"and the server's other threads (the checkpointer, the access log) {put - loops - writer - syncer:.1f} µs.")
+    elif "writer_us" in writes["put_rating"]:
         writer = writes["put_rating"]["writer_us"]
         sentence += (f"the SQLite writer (thread `sqlite-writer`) {writer:.1f} µs, where the reference took {ceiling:.1f} µs "
                      f"for its rating, and the server's other threads (the checkpointer, the access log) {put - loops - writer:.1f} µs.")
@@ -377,8 +382,9 @@ def thread_split(writes):
         return f"{user:.1f} in user space and {figures[field] - user:.1f} in the kernel"
 
     ceiling = writes["sqlite_ceiling_cpu_us"]
+    syncer = f", its WAL syncer {split(put, 'syncer_us')}" if "syncer_user_us" in put else ""
     return ["", f"By thread, in µs per `PUT`: the server's loops took {split(put, 'loops_us')}, its writer "
-            f"{split(put, 'writer_us')}; the hand-over floor's loop {split(floor, 'loops_us')}, its writer "
+            f"{split(put, 'writer_us')}{syncer}; the hand-over floor's loop {split(floor, 'loops_us')}, its writer "
             f"{split(floor, 'writer_us')}; the reference, for its rating, {ceiling['user_us']:.1f} in user space and "
             f"{ceiling['system_us']:.1f} in the kernel. Both writers run the reference's statements."]
 

@@ -4,10 +4,10 @@
 # swift_retain and swift_release counted over a 3-second load and divided by the requests wrk
 # completed; for writes, a second load without the uprobes (which slow the loop and so change how
 # writes group) counts the system calls by thread: the requests per fdatasync in the first table,
-# and a second table that sets the writer's file system calls per `PUT` beside those the C
-# reference (bench/sqlite-ceiling.c) makes per rating written, into a database that holds as many
-# ratings as the server's did (its warm-up's), with 64 ratings per commit and with the server's own
-# group size. Counts, unlike times, barely move with a noisy machine, so they show what a change to
+# and a second table that sets the file system calls of the writer and its WAL syncer per `PUT`
+# beside those the C reference (bench/sqlite-ceiling.c) makes per rating written, into a database
+# that holds as many ratings as the server's did (its warm-up's), with 64 ratings per commit and
+# with the server's own group size. Counts, unlike times, barely move with a noisy machine, so they show what a change to
 # the request path saved. Needs root (uprobes).
 #   scripts/count-per-request.sh                  # the current tree
 #   scripts/count-per-request.sh --binary PATH    # another build, e.g. an older commit's
@@ -88,11 +88,11 @@ reference() { # reference GROUP FILE: "call,per rating" lines for the counted ra
 reference 64 "$work/reference-64"
 reference "$server_group" "$work/reference-server-group"
 echo
-echo "| system calls per durable write | the server's \`sqlite-writer\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating, 64 per commit | C reference, $server_group per commit |"
+echo "| system calls per durable write | the server's \`sqlite-writer\` and \`sqlite-sync\`, per \`PUT\` | its other threads, per \`PUT\` | C reference, per rating, 64 per commit | C reference, $server_group per commit |"
 echo "|---|---:|---:|---:|---:|"
 for call in "${calls[@]}"; do
     awk -F, -v call="$call" -v n="$writes" '
-        FILENAME ~ /write-syscalls$/ && $4 == "syscalls:sys_enter_" call { if ($1 ~ /^sqlite-writer-/) w += $2; else o += $2 }
+        FILENAME ~ /write-syscalls$/ && $4 == "syscalls:sys_enter_" call { if ($1 ~ /^sqlite-(writer|sync)-/) w += $2; else o += $2 }
         FILENAME ~ /reference-64$/ && $1 == call { r64 = $2 }
         FILENAME ~ /reference-server-group$/ && $1 == call { rs = $2 }
         END { printf "| `%s` | %.3f | %.3f | %s | %s |\n", call, w / n, o / n, r64, rs }' \

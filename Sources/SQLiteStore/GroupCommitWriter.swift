@@ -3,63 +3,74 @@ import Dispatch
 import Glibc
 import Locking
 
-/// The single writer. Writes that arrive while a transaction commits wait together and are
-/// committed by the next transaction, so many concurrent writers share one WAL sync instead of
-/// paying one each (group commit). Every job learns its result only after its COMMIT returned.
+/// The single writer. Writes that arrive while the last commit is being synced join the
+/// transaction under way, which commits once that sync is done, so many concurrent writers share
+/// one WAL sync instead of paying one each (group commit). The sync itself is the `CommitSyncer`'s
+/// work, on a thread of its own: the writer runs the SQL of the next group meanwhile, and a job
+/// learns its result only after the WAL frames of its commit are durable.
 ///
 /// The writer has a thread of its own, `sqlite-writer`, so `top -H`, `ps -T` and `perf` show the
-/// time writes take apart from the readers' and the checkpointer's (Dispatch's threads).
+/// time writes take apart from the syncer's, the readers' and the checkpointer's (Dispatch's threads).
 final class GroupCommitWriter: Sendable {
-    /// The most writes one transaction takes, so one batch cannot hold the lock for long.
+    /// The most writes one transaction takes, so one group cannot hold the lock for long.
     static let maxBatch = 512
 
     /// What the writer's thread takes from its queue, in order.
     private enum Work: Sendable {
         case write(WriteJob)
-        /// Runs on the writer's thread once every write queued before it has committed or failed.
+        /// Runs on the writer's thread once every write queued before it has been acknowledged or failed.
         case barrier(@Sendable (WriteSession) -> Void)
+        /// The syncer acknowledged every group up to this number.
+        case synced(Int)
     }
 
     private let queue: WorkQueue<Work>
     /// Joined by `stop`, or else by deinit.
     private let thread: JoinableThread
+    private let syncer: CommitSyncer
 
-    init(session: WriteSession, cache: SummaryCache) throws(ThreadStartError) {
-        // The thread holds the queue, the session and the cache, not the writer, so dropping the
-        // writer ends the thread (deinit).
+    /// `session`'s connection must commit without syncing (`synchronous = NORMAL`): `wal` syncs.
+    init(session: WriteSession, wal: any WALSyncing, cache: SummaryCache) throws(ThreadStartError) {
+        // The threads hold the queue, the session and the cache, not the writer, so dropping the
+        // writer ends them (deinit).
         let queue = WorkQueue<Work>()
         self.queue = queue
+        let syncer = try CommitSyncer(wal: wal, cache: cache, synced: { queue.put(.synced($0)) })
+        self.syncer = syncer
         // Safe: from here on only the writer's thread touches the session.
         nonisolated(unsafe) let session = session
         thread = try JoinableThread.start(name: "sqlite-writer") {
-            Self.run(queue, session: session, cache: cache)
+            var writer = Transactions(session: session, syncer: syncer, cache: cache)
+            writer.run(queue)
         }
     }
 
     deinit {
         queue.close()
-        // Fails with EDEADLK, harmlessly, when the last reference went on the writer's thread
-        // itself (a completion holding the store): it ends by itself once it returns there, the
-        // queue being closed.
+        // Each join fails with EDEADLK, harmlessly, when the last reference went on that thread
+        // itself (a completion holding the store, on the syncer's): it ends by itself once it
+        // returns there, its queue being closed.
         thread.join()
+        syncer.close()
+        syncer.join()
     }
 
-    /// Queues a write; the job's completion runs on the writer's thread after its commit. It must
-    /// hand its result on rather than wait for an event loop: the loops are woken only once every
-    /// completion of the commit has run.
+    /// Queues a write; the job's completion runs on the syncer's thread once its commit is durable.
+    /// It must hand its result on rather than wait for an event loop: the loops are woken only
+    /// once every completion of the sync has run.
     func enqueue(_ job: WriteJob) {
         if !queue.put(.write(job)) {
             job.finish(failure: SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped"))
         }
     }
 
-    /// Waits until every write queued so far has been committed or failed.
+    /// Waits until every write queued so far has been acknowledged or failed.
     func flush() {
         runAfterQueuedWrites { _ in }
     }
 
     /// Waits for the writes queued so far and empties the WAL into the database file; writes
-    /// queued after that fail at once, and the writer's thread ends.
+    /// queued after that fail at once, and the writer's and syncer's threads end.
     func stop() throws(SQLiteError) {
         let outcome = Locked<Result<Void, SQLiteError>>(.success(()))
         runAfterQueuedWrites { session in
@@ -67,9 +78,10 @@ final class GroupCommitWriter: Sendable {
             outcome.withLock { $0 = result }
         }
         queue.close()
-        // Once joined, the thread has let go of the session and its connection: nothing of the
+        // Once joined, the threads have let go of the session and its connection: nothing of the
         // writer runs on while the process goes on to exit.
         thread.join()
+        syncer.join()
         try outcome.withLock { $0 }.get()
     }
 
@@ -81,58 +93,82 @@ final class GroupCommitWriter: Sendable {
         done.wait()
     }
 
-    private static func run(_ queue: WorkQueue<Work>, session: WriteSession, cache: SummaryCache) {
-        var writes: [WriteJob] = []
-        while true {
-            // Let the event loops finish the turn they are in first: on a busy machine they are
-            // still reading writes that belong in this transaction, and one commit (one sync)
-            // should take them all rather than the first few. Returns at once when they are idle.
-            let batch = queue.take(upTo: maxBatch, beforeTaking: { sched_yield() })
-            if batch.isEmpty { return }
-            for work in batch {
-                switch work {
-                case .write(let job):
-                    writes.append(job)
-                case .barrier(let body):
-                    commit(&writes, session: session, cache: cache)
-                    body(session)
+    /// The writer's thread: the transaction under way and what the syncer has acknowledged.
+    private struct Transactions {
+        let session: WriteSession
+        let syncer: CommitSyncer
+        let cache: SummaryCache
+        /// The writes executed in the open transaction; none when no transaction is open.
+        var open: [WriteJob] = []
+        /// Groups handed to the syncer, and how many of them it has acknowledged.
+        var handed = 0
+        var synced = 0
+
+        mutating func run(_ queue: WorkQueue<Work>) {
+            while true {
+                // Let the event loops finish the turn they are in first: on a busy machine they are
+                // still reading writes that belong in this transaction. Returns at once when they are idle.
+                let batch = queue.take(upTo: maxBatch, beforeTaking: { sched_yield() })
+                if batch.isEmpty { break }
+                for work in batch {
+                    switch work {
+                    case .write(let job):
+                        execute(job)
+                        if open.count >= maxBatch { commit() }
+                    case .synced(let number):
+                        synced = max(synced, number)
+                    case .barrier(let body):
+                        commit()
+                        syncer.waitForHandedGroups()
+                        synced = handed
+                        body(session)
+                    }
                 }
+                // While the syncer syncs, the transaction stays open and takes the writes that
+                // arrive; it commits once the syncer is free, as one group.
+                if synced == handed { commit() }
             }
-            commit(&writes, session: session, cache: cache)
+            commit()
+            syncer.close()
         }
-    }
 
-    /// Commits `batch`, hands every job its result, and empties `batch` for the next.
-    private static func commit(_ batch: inout [WriteJob], session: WriteSession, cache: SummaryCache) {
-        guard !batch.isEmpty else { return }
-        let failure = commitOrRollBack(batch, session: session, cache: cache)
-        // Every result is handed out before any event loop is woken, so each loop wakes once
-        // and takes its share of the batch at once.
-        DeferredWakeups.deferring {
-            batch.forEach { $0.finish(failure: failure) }
+        /// Runs `job` in the open transaction, opening one first when none is; on a failure the
+        /// whole transaction rolls back and each of its writes fails.
+        private mutating func execute(_ job: WriteJob) {
+            open.append(job)
+            do {
+                if open.count == 1 { try session.transaction.beginTransaction() }
+                try job.execute(in: session)
+            } catch {
+                rollBack(failure: error)
+            }
         }
-        batch.removeAll(keepingCapacity: true)
-    }
 
-    /// Runs the batch in one transaction; nil once it committed, else why it did not.
-    private static func commitOrRollBack(_ batch: [WriteJob], session: WriteSession, cache: SummaryCache) -> SQLiteError? {
-        let transaction = session.transaction
-        do {
-            try transaction.beginTransaction()
-        } catch {
-            return error
+        /// Commits the open transaction, if any, and hands it to the syncer.
+        private mutating func commit() {
+            guard !open.isEmpty else { return }
+            do {
+                try session.transaction.commitTransaction()
+            } catch {
+                return rollBack(failure: error)
+            }
+            handed += 1
+            let group = CommitSyncer.Group(jobs: open, changedRows: session.takeChangedRows(), number: handed)
+            open = []
+            if !syncer.hand(group) {
+                // Only when the writer is dropped with writes queued on the syncer's own thread.
+                let failure = SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped")
+                group.jobs.forEach { $0.finish(failure: failure) }
+            }
         }
-        do {
-            for job in batch { try job.execute(in: session) }
-            try transaction.commitTransaction()
-        } catch {
-            try? transaction.rollbackTransaction()
-            session.consumeChangedRows { cache.forget($0.keys) }
-            return error
+
+        private mutating func rollBack(failure: SQLiteError) {
+            try? session.transaction.rollbackTransaction()
+            cache.forget(session.takeChangedRows().keys)
+            DeferredWakeups.deferring {
+                open.forEach { $0.finish(failure: failure) }
+            }
+            open.removeAll(keepingCapacity: true)
         }
-        // The cache learns the committed rows before any write is acknowledged, so a read that
-        // follows an acknowledgement sees the write.
-        session.consumeChangedRows(cache.committed)
-        return nil
     }
 }

@@ -65,7 +65,8 @@ final class SQLiteConnection {
                               message: "the database stayed in journal mode \(mode ?? "unknown")")
         }
         // FULL syncs the WAL at every commit: an acknowledged write survives power loss, not
-        // only a process crash. Group commit keeps that affordable.
+        // only a process crash. The store's writer alone turns it down to NORMAL, because its
+        // syncer syncs the WAL before any write is acknowledged (GroupCommitWriter).
         try execute("PRAGMA synchronous = FULL")
         // 1 MiB of page cache per connection (SQLite's default is 2): hot reads are answered from
         // the summary cache, so the page cache mostly holds the B-tree's upper levels, and the

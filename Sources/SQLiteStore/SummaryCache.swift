@@ -3,10 +3,11 @@ import RatingsCore
 
 /// The rows of recently read and written items, so a read of a hot item touches no SQLite, takes
 /// no file lock and never leaves the caller's thread. It is exact: the file belongs to one
-/// process (`ratings serve` claims it), the single writer puts every row it changes here after
-/// COMMIT and before any write is acknowledged, and a reader's row fills the cache only when no
-/// write to its shard happened while it read, so a row older than an acknowledged write can never
-/// be put back.
+/// process (`ratings serve` claims it), every row the single writer changes is put here once its
+/// commit is durable (by the WAL syncer, in commit order) and before any write is acknowledged,
+/// and a reader's row fills the cache only when no such update to its shard happened while it
+/// read, so a row older than an acknowledged write can never be put back. A reader may fill in a
+/// row committed but not yet synced: newer than every acknowledged write.
 final class SummaryCache: Sendable {
     /// What the cache knows of an item: its summary, or that it has no row.
     enum Entry: Sendable {
@@ -57,7 +58,8 @@ final class SummaryCache: Sendable {
         }
     }
 
-    /// The writer's committed rows. Called after COMMIT and before the writes are acknowledged.
+    /// The writer's committed rows. Called once their commit is durable and before its writes are
+    /// acknowledged.
     func committed(_ rows: [ItemID: SummaryRow]) {
         for (item, row) in rows {
             let entry = Entry.summary(row.summary(of: item))

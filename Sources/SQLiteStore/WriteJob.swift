@@ -19,8 +19,9 @@ struct WriteJob: Sendable {
     /// nothing and needs no allocation of its own.
     init<Request: Sendable, Outcome: Sendable>(_ request: Request, _ body: @escaping @Sendable (WriteSession, Request) throws -> Outcome,
                                                completion: @escaping @Sendable (Result<Outcome, any Error>) -> Void) {
-        // Safe: written by `execute` and read by a `finish` without failure, both on the writer's
-        // thread, one after the other (a `finish` with a failure, which may run elsewhere, leaves it be).
+        // Safe: written by `execute` on the writer's thread, read by a `finish` without failure on
+        // the syncer's, which takes the job from a queue the writer put it in after `execute` (the
+        // queue's lock orders the two); a `finish` with a failure leaves it be.
         nonisolated(unsafe) var result: Result<Outcome, any Error>?
         step = { step in
             switch step {

@@ -115,11 +115,12 @@ final class WriteSession {
         return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: updated.summary(of: request.item))
     }
 
-    /// Hands `body` the rows the last transaction changed, then forgets them, keeping the room
-    /// they took for the next transaction (the writer calls it after COMMIT or ROLLBACK).
-    func consumeChangedRows(_ body: ([ItemID: SummaryRow]) -> Void) {
-        body(changedRows)
+    /// The rows the last transaction changed, for the cache once it is durable (or to forget
+    /// after a ROLLBACK); the next transaction starts with none, in room of the same size.
+    func takeChangedRows() -> [ItemID: SummaryRow] {
+        let rows = changedRows
         changedRows.removeAll(keepingCapacity: true)
+        return rows
     }
 
     private func item(_ item: ItemID) throws(SQLiteError) -> SummaryRow? {

@@ -1,6 +1,8 @@
-// Test fixture: an LD_PRELOAD shim that makes the disk under $RATINGS_FAULT_DIR read-only on
-// demand. While the file $RATINGS_FAULT_DIR/.readonly exists, every write, truncate or sync of a
-// file in that folder fails with EROFS, as on a filesystem remounted read-only; reads go through.
+// Test fixture: an LD_PRELOAD shim that makes the disk under $RATINGS_FAULT_DIR fail on demand.
+// While the file $RATINGS_FAULT_DIR/.readonly exists, every write, truncate or sync of a file in
+// that folder fails with EROFS, as on a filesystem remounted read-only; reads go through. While
+// $RATINGS_FAULT_DIR/.failing-sync exists, only syncs fail, with EIO, as when a disk cannot flush
+// its cache: writes land in the page cache but cannot be made durable.
 // Built and used by ReadOnlyDiskTests; not part of the service.
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -12,11 +14,12 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static int is_read_only(int fd) {
+/* Whether `fd` is a file in the guarded folder while the folder holds the file `flag`. */
+static int is_flagged(int fd, const char *flag_name) {
     const char *dir = getenv("RATINGS_FAULT_DIR");
     if (!dir) return 0;
     char flag[PATH_MAX];
-    snprintf(flag, sizeof flag, "%s/.readonly", dir);
+    snprintf(flag, sizeof flag, "%s/%s", dir, flag_name);
     if (access(flag, F_OK) != 0) return 0;
     char link[64], path[PATH_MAX];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -26,7 +29,8 @@ static int is_read_only(int fd) {
     return strncmp(path, dir, strlen(dir)) == 0;
 }
 
-#define REFUSE_IF_READ_ONLY(fd) do { if (is_read_only(fd)) { errno = EROFS; return -1; } } while (0)
+#define REFUSE_IF_READ_ONLY(fd) do { if (is_flagged(fd, ".readonly")) { errno = EROFS; return -1; } } while (0)
+#define REFUSE_IF_SYNC_FAILING(fd) do { if (is_flagged(fd, ".failing-sync")) { errno = EIO; return -1; } } while (0)
 
 ssize_t pwrite64(int fd, const void *buf, size_t count, off_t offset) {
     static ssize_t (*real)(int, const void *, size_t, off_t);
@@ -53,6 +57,7 @@ int fsync(int fd) {
     static int (*real)(int);
     if (!real) real = dlsym(RTLD_NEXT, "fsync");
     REFUSE_IF_READ_ONLY(fd);
+    REFUSE_IF_SYNC_FAILING(fd);
     return real(fd);
 }
 
@@ -60,6 +65,7 @@ int fdatasync(int fd) {
     static int (*real)(int);
     if (!real) real = dlsym(RTLD_NEXT, "fdatasync");
     REFUSE_IF_READ_ONLY(fd);
+    REFUSE_IF_SYNC_FAILING(fd);
     return real(fd);
 }
 

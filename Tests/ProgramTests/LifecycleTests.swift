@@ -20,7 +20,7 @@ struct LifecycleTests {
         #expect(line.range(of: #" 200 \d+ \d+us id=trace-42$"#, options: .regularExpression) != nil)
     }
 
-    @Test("the server's threads carry names an operator can tell apart: loop-1 and on for the event loops, access-log and error-log for the logs' writers, sqlite-writer for the database's")
+    @Test("the server's threads carry names an operator can tell apart: loop-1 and on for the event loops, access-log and error-log for the logs' writers, sqlite-writer and sqlite-sync for the database's writes and their WAL syncs")
     func threadNames() throws {
         let directory = try TemporaryDirectory("ratings-threads")
         defer { directory.remove() }
@@ -34,6 +34,7 @@ struct LifecycleTests {
         #expect(names.contains("access-log"), "threads: \(names)")
         #expect(names.contains("error-log"), "threads: \(names)")
         #expect(names.contains("sqlite-writer"), "threads: \(names)")
+        #expect(names.contains("sqlite-sync"), "threads: \(names)")
         // Numbered from 1 without a gap: `loop-N` for each of the N loops.
         let loops = names.filter { $0.hasPrefix("loop-") }.sorted()
         #expect(loops == (1...max(1, loops.count)).map { "loop-\($0)" }.sorted(), "threads: \(names)")

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// The test fixture `readonly-disk-shim.c`, compiled for `LD_PRELOAD`: while the file `.readonly`
-/// exists in the folder it is given, every write, truncate or sync of a file there fails with EROFS.
+/// exists in the folder it is given, every write, truncate or sync of a file there fails with EROFS;
+/// while `.failing-sync` does, every sync fails with EIO.
 struct ReadOnlyDiskShim {
     /// Sanitizer builds put their runtime first in the process; a preloaded shim would displace it.
     static var usable: Bool { !RatingsProcess.binaryPath.contains("/sanitize-") }
@@ -32,8 +33,13 @@ struct ReadOnlyDiskShim {
     var environment: [String: String] { ["LD_PRELOAD": library, "RATINGS_FAULT_DIR": folder] }
 
     /// Turns the folder read-only, or writable again.
-    func setReadOnly(_ readOnly: Bool) {
-        let flag = "\(folder)/.readonly"
-        if readOnly { _ = FileManager.default.createFile(atPath: flag, contents: nil) } else { try? FileManager.default.removeItem(atPath: flag) }
+    func setReadOnly(_ readOnly: Bool) { setFlag(".readonly", readOnly) }
+
+    /// Makes every sync in the folder fail, or work again.
+    func setSyncFailing(_ failing: Bool) { setFlag(".failing-sync", failing) }
+
+    private func setFlag(_ name: String, _ on: Bool) {
+        let flag = "\(folder)/\(name)"
+        if on { _ = FileManager.default.createFile(atPath: flag, contents: nil) } else { try? FileManager.default.removeItem(atPath: flag) }
     }
 }
