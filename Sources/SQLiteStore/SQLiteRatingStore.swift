@@ -51,10 +51,6 @@ public final class SQLiteRatingStore: RatingStore {
         // The writer's COMMIT writes the WAL without syncing it; the syncer syncs it before any
         // write is acknowledged (see GroupCommitWriter), while the writer goes on.
         try connection.execute("PRAGMA synchronous = NORMAL")
-        // The checkpointer's connection copies the WAL back; the writer's own checkpoint, which
-        // stops every write for two syncs, is left as the backstop for when it falls behind
-        // (at SQLite's 1,000 pages it ran dozens of times a second under a heavy write load).
-        try connection.execute("PRAGMA wal_autocheckpoint = 10000")
         writer = try GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking),
                                        wal: try wal(configuration.path), cache: cache)
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
