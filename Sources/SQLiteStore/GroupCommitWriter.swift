@@ -55,9 +55,9 @@ final class GroupCommitWriter: Sendable {
         syncer.join()
     }
 
-    /// Queues a write; the job's completion runs on the syncer's thread once its commit is durable.
-    /// It must hand its result on rather than wait for an event loop: the loops are woken only
-    /// once every completion of the sync has run.
+    /// Queues a write; the job's completion runs on the syncer's thread once its commit is durable
+    /// (on the writer's when its transaction fails). It must hand its result on rather than wait
+    /// for an event loop: the loops are woken only once every completion of the group has run.
     func enqueue(_ job: WriteJob) {
         if !queue.put(.write(job)) {
             job.finish(failure: SQLiteError(code: SQLITE_MISUSE, operation: "group commit", message: "the store has stopped"))
