@@ -35,7 +35,7 @@ profile() { # profile NAME PID URL [SCRIPT]
     # A sample stands for 1/999 s of the one core the server has (wrk ran all the while).
     perf report -i "$work/$1.data" --no-children --sort comm,dso -g none -n --percent-limit 0.5 2>/dev/null |
         rows | awk -v n="$requests" '{printf "%9s %8.2f µs  %-16s %s\n", $1, $2 * 1e6 / 999 / n, $3, $4}'
-    echo "-- $1 by thread (in the server the loops are loop-N, the SQLite writer sqlite-writer, SQLite's readers Dispatch workers),"
+    echo "-- $1 by thread (in the server the loops are loop-N, the SQLite writer sqlite-writer and its WAL syncer sqlite-sync, SQLite's readers Dispatch workers),"
     echo "   and the system calls that took over 1 % (with what they called):"
     perf report -i "$work/$1.data" --no-children --sort comm -g none 2>/dev/null | rows
     perf report -i "$work/$1.data" --children --sort comm,symbol -g none --percent-limit 1 2>/dev/null \
