@@ -132,10 +132,10 @@ def soak(server, seconds):
     sampler.stop()
     values = sampler.values
     fifth = max(1, len(values) // 5)
-    first = max(values[:fifth])
+    first, rest = max(values[:fifth]), max(values[fifth:] or values)
     return {**result, "rss_first_fifth_mib": round(first / 1024, 1), "rss_end_mib": round(values[-1] / 1024, 1),
-            "rss_peak_mib": round(max(values) / 1024, 1),
-            "growth_pct": round(100 * (max(values[fifth:] or values) - first) / first, 1)}
+            "rss_peak_mib": round(max(values) / 1024, 1), "rss_rest_peak_mib": round(rest / 1024, 1),
+            "growth_pct": round(100 * (rest - first) / first, 1)}
 
 
 def erasure_stall(binary, database, work, label, seconds=12):

@@ -342,6 +342,14 @@ def floor_figures(writes, name, ratios, called):
             f"{ratios['put_vs_' + name]:.2f}× of {called} ({round_ratio_text(put['runs'], floor['runs'])}).")
 
 
+def soak_rest_peak_mib(soak):
+    """The soak's peak RSS after its first fifth, which its growth compares with the first fifth's
+    peak; results older than the field give it back from that growth (to within rounding)."""
+    if "rss_rest_peak_mib" in soak:
+        return soak["rss_rest_peak_mib"]
+    return soak["rss_first_fifth_mib"] * (1 + soak["growth_pct"] / 100)
+
+
 def put_split(report):
     """One sentence: the `PUT`'s CPU time split between the server's event loops (HTTP, JSON,
     answers), its SQLite writer (with its WAL syncer) and its other threads, each beside what it would be compared
@@ -452,8 +460,9 @@ def render(report):
               row("RSS with 1,000 idle keep-alive connections, under PUT load", f"{idle['put_rating']['rss_mib']} MiB")]
     if "soak" in report:
         s = report["soak"]
-        lines.append(row(f"90/10 soak, {s['seconds']:.0f} s: {rps(s['rps'])} req/s, {s['errors']} errors; RSS first fifth → peak",
-                         f"{s['rss_first_fifth_mib']} → {s['rss_peak_mib']} MiB ({s['growth_pct']:+.1f} %)"))
+        lines.append(row(f"90/10 soak, {s['seconds']:.0f} s: {rps(s['rps'])} req/s, {s['errors']} errors; "
+                         "peak RSS in its first fifth → in the rest (the growth the target bounds)",
+                         f"{s['rss_first_fifth_mib']} → {soak_rest_peak_mib(s):.1f} MiB ({s['growth_pct']:+.1f} %)"))
     if "large" in report:
         large = report["large"]
         lines.append(row("start to `listening on`, 1,000,000 ratings stored (median of 5)", f"{large['start_to_listening_ms']['median']:.0f} ms"))

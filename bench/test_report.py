@@ -42,6 +42,15 @@ class StealEffectTests(unittest.TestCase):
         self.assertIn("nginx 8.0 → 8.0 µs at 100 → 101 req/s (0.0 → 0.1 % steal)", text)
 
 
+class SoakRowTests(unittest.TestCase):
+    def test_the_soak_row_sets_the_growth_beside_the_two_peaks_it_compares(self):
+        # Run 23's soak: RSS highest in the first fifth, lower after it (the whole run's peak was
+        # the first fifth's, which the row used to show beside a negative growth).
+        soak = {"rss_first_fifth_mib": 44.7, "rss_peak_mib": 44.7, "growth_pct": -11.8}
+        self.assertAlmostEqual(report.soak_rest_peak_mib(soak), 39.4, delta=0.05)
+        self.assertEqual(report.soak_rest_peak_mib({**soak, "rss_rest_peak_mib": 39.5}), 39.5)
+
+
 class RenderedResultTests(unittest.TestCase):
     def test_every_stored_result_splits_the_put_into_parts_that_add_up(self):
         checked = 0
