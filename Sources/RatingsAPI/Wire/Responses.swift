@@ -75,9 +75,15 @@ enum Responses {
     /// The hash a body's ETag quotes: FNV-1a 64 of the body, a zero byte and the language tag.
     static func etagHash(_ bytes: [UInt8], _ language: String) -> UInt64 {
         var hash = FNV1a.hash(bytes)
+        closeETagHash(&hash, language)
+        return hash.value
+    }
+
+    /// Ends the hash of an ETag's body with a zero byte and the language tag, so that the same
+    /// bytes in two languages carry two ETags.
+    private static func closeETagHash(_ hash: inout FNV1a, _ language: String) {
         hash.add(byte: 0)
         hash.add(language.utf8)
-        return hash.value
     }
 
     /// The strong ETag of a body made of parts, built up part by part in their order from the
@@ -94,8 +100,7 @@ enum Responses {
         /// The ETag of the body in `language`.
         func finish(_ language: String) -> String {
             var hash = hash
-            hash.add(byte: 0)
-            hash.add(language.utf8)
+            Responses.closeETagHash(&hash, language)
             return hash.quotedHex
         }
     }
