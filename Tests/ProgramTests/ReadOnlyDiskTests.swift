@@ -12,26 +12,23 @@ struct ReadOnlyDiskTests {
         defer { directory.remove() }
         let disk = try ShimmedServer(in: directory)
         defer { disk.server.stop() }
-        let (shim, server, data) = (disk.shim, disk.server, disk.shim.folder)
-        func request(_ text: String) throws -> RawHTTPClient.Response { try disk.request(text) }
-        func put(_ rater: String, _ stars: Int) throws -> Int { try disk.put(rater, stars).status }
-        for n in 0..<20 { #expect(try put("before-\(n)", n % 5 + 1) == 201) }
+        for n in 0..<20 { #expect(try disk.put("before-\(n)", n % 5 + 1).status == 201) }
 
-        shim.setReadOnly(true)
-        let refused = try request("PUT /v1/items/i/ratings/during HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}")
+        disk.shim.setReadOnly(true)
+        let refused = try disk.request("PUT /v1/items/i/ratings/during HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 11\n\n{\"stars\":2}")
         #expect(refused.status == 503)
         #expect(refused.header("content-type") == "application/problem+json")
-        #expect(try request("DELETE /v1/items/i/ratings/before-0 HTTP/1.1\nHost: t\n\n").status == 503)
-        let summary = try request("GET /v1/items/i HTTP/1.1\nHost: t\n\n")
+        #expect(try disk.request("DELETE /v1/items/i/ratings/before-0 HTTP/1.1\nHost: t\n\n").status == 503)
+        let summary = try disk.request("GET /v1/items/i HTTP/1.1\nHost: t\n\n")
         #expect(summary.status == 200 && summary.text.contains("\"count\":20"), "reads keep working on a read-only disk")
-        #expect(try request("GET /v1/items/i/ratings/before-3 HTTP/1.1\nHost: t\n\n").status == 200)
+        #expect(try disk.request("GET /v1/items/i/ratings/before-3 HTTP/1.1\nHost: t\n\n").status == 200)
 
-        shim.setReadOnly(false)
-        #expect(try put("after", 5) == 201)
-        server.send(SIGTERM)
-        #expect(server.waitForExit(timeout: 10) == 0)
-        #expect(try SQLiteFixture.scalar("\(data)/ratings.sqlite", "PRAGMA integrity_check") == "ok")
-        let stored = try SQLiteFixture.ratings("\(data)/ratings.sqlite")
+        disk.shim.setReadOnly(false)
+        #expect(try disk.put("after", 5).status == 201)
+        disk.server.send(SIGTERM)
+        #expect(disk.server.waitForExit(timeout: 10) == 0)
+        #expect(try SQLiteFixture.scalar(disk.database, "PRAGMA integrity_check") == "ok")
+        let stored = try SQLiteFixture.ratings(disk.database)
         #expect(stored.count == 21)
         #expect(stored["i/during"] == nil && stored["i/after"] == 5 && stored["i/before-0"] == 1)
     }
@@ -42,26 +39,23 @@ struct ReadOnlyDiskTests {
         defer { directory.remove() }
         let disk = try ShimmedServer(in: directory)
         defer { disk.server.stop() }
-        let (shim, server, data) = (disk.shim, disk.server, disk.shim.folder)
-        func request(_ text: String) throws -> RawHTTPClient.Response { try disk.request(text) }
-        func put(_ rater: String, _ stars: Int) throws -> RawHTTPClient.Response { try disk.put(rater, stars) }
-        #expect(try put("before", 4).status == 201)
+        #expect(try disk.put("before", 4).status == 201)
 
-        shim.setSyncFailing(true)
-        let refused = try put("unsynced", 2)
+        disk.shim.setSyncFailing(true)
+        let refused = try disk.put("unsynced", 2)
         #expect(refused.status == 503)
         #expect(refused.header("content-type") == "application/problem+json")
         #expect(refused.text.contains("retry"), "the detail says what to do: \(refused.text)")
 
-        shim.setSyncFailing(false)
+        disk.shim.setSyncFailing(false)
         // The refused write may or may not have been stored; the same PUT again settles it.
-        let retried = try put("unsynced", 2)
+        let retried = try disk.put("unsynced", 2)
         #expect(retried.status == 200 || retried.status == 201)
-        let summary = try request("GET /v1/items/i HTTP/1.1\nHost: t\n\n")
+        let summary = try disk.request("GET /v1/items/i HTTP/1.1\nHost: t\n\n")
         #expect(summary.status == 200 && summary.text.contains("\"count\":2"), "\(summary.text)")
-        server.send(SIGTERM)
-        #expect(server.waitForExit(timeout: 10) == 0)
-        let stored = try SQLiteFixture.ratings("\(data)/ratings.sqlite")
+        disk.server.send(SIGTERM)
+        #expect(disk.server.waitForExit(timeout: 10) == 0)
+        let stored = try SQLiteFixture.ratings(disk.database)
         #expect(stored == ["i/before": 4, "i/unsynced": 2])
     }
 }
@@ -71,10 +65,13 @@ private struct ShimmedServer {
     let shim: ReadOnlyDiskShim
     let server: RatingsProcess
     let port: Int
+    /// The server's database file.
+    let database: String
 
     init(in directory: TemporaryDirectory) throws {
         shim = try ReadOnlyDiskShim(in: directory)
-        server = try RatingsProcess(["serve", "--port", "0", "--database", "\(shim.folder)/ratings.sqlite"], environment: shim.environment)
+        database = "\(shim.folder)/ratings.sqlite"
+        server = try RatingsProcess(["serve", "--port", "0", "--database", database], environment: shim.environment)
         guard let port = server.waitForPort() else {
             server.stop()
             throw ShimmedServerError.noPort(server.stderr)
