@@ -1,10 +1,18 @@
 import ASCIIKit
 
 /// A strict RFC 8259 parser for request bodies: UTF-8 only, one value, bounded nesting, no
-/// duplicate member names (which would make `stars` ambiguous).
+/// duplicate member names (which would make `stars` ambiguous), bounded members per object. Its
+/// work is linear in the input: duplicates are found through a hash set once an object outgrows
+/// a few members (Swift's hashing is seeded per process, so colliding names cannot be prepared).
 public struct JSONParser {
     /// Deepest nesting accepted; deeper input is refused rather than recursed into.
     public static let maxDepth = 64
+    /// Most members one object may have; more are refused. No body the service reads has more
+    /// than a few, and a JWK Set holds its keys in an array.
+    public static let maxMembers = 1_024
+    /// Objects up to this many members look for a duplicate name by comparing it with each
+    /// earlier one, which costs less than hashing for the few members a body has.
+    static let membersComparedDirectly = 8
 
     /// Why a body is not JSON, with the byte offset.
     public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -62,13 +70,24 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        /// Every name so far, once there are more than `membersComparedDirectly`.
+        var names = Set<String>()
         skipWhitespace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            guard members.count < Self.maxMembers else { throw error("an object with more than \(Self.maxMembers) members") }
+            let keyStart = index
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) { throw error("duplicate member name \"\(key)\"") }
+            let duplicate: Bool
+            if members.count < Self.membersComparedDirectly {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if names.isEmpty { names = Set(members.lazy.map(\.key)) }
+                duplicate = !names.insert(key).inserted
+            }
+            if duplicate { throw SyntaxError(message: "duplicate member name \"\(key)\"", offset: keyStart) }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             index += 1

@@ -34,8 +34,35 @@ struct JSONParserStringTests {
         #expect(failure(Array(#""abc"#.utf8)) == "unterminated string at byte 4")
     }
 
-    @Test("a member name that repeats is refused, escaped or not")
+    @Test("a member name that repeats is refused, escaped or not, at the repeat's first byte")
     func duplicateNames() {
-        #expect(failure(Array(#"{"stars":4,"st\u0061rs":5}"#.utf8))?.hasPrefix("duplicate member name \"stars\"") == true)
+        #expect(failure(Array(#"{"stars":4,"st\u0061rs":5}"#.utf8)) == "duplicate member name \"stars\" at byte 11")
+    }
+
+    /// `{"m0":0,"m1":0,…}` with `count` members, then `extra` written after them.
+    private func object(members count: Int, then extra: String = "") -> [UInt8] {
+        Array(("{" + (0..<count).map { "\"m\($0)\":0" }.joined(separator: ",") + extra + "}").utf8)
+    }
+
+    @Test("a repeat is found wherever it falls in a large object: among the first few, past them, and the last member",
+          arguments: [(3, "m1"), (8, "m0"), (9, "m8"), (500, "m0"), (500, "m499"), (1_023, "m1022")])
+    func duplicatesInLargeObjects(members: Int, repeated: String) throws {
+        let bytes = object(members: members, then: ",\"\(repeated)\":1")
+        #expect(failure(bytes)?.hasPrefix("duplicate member name \"\(repeated)\" at byte ") == true)
+        // The same object without the repeat parses, every member kept in order.
+        guard case .object(let kept) = try parse(object(members: members)) else { Issue.record("not an object"); return }
+        #expect(kept.map(\.key) == (0..<members).map { "m\($0)" })
+    }
+
+    @Test("an object of exactly the member cap parses; one more member is refused where it starts")
+    func memberCap() throws {
+        guard case .object(let members) = try parse(object(members: JSONParser.maxMembers)) else { Issue.record("not an object"); return }
+        #expect(members.count == 1_024)
+        let over = object(members: JSONParser.maxMembers + 1)
+        let offset = over.firstRange(of: Array("\"m1024\"".utf8))!.lowerBound
+        #expect(failure(over) == "an object with more than 1024 members at byte \(offset)")
+        // Nested objects each have their own count.
+        let nested = Array(("[" + (0..<3).map { _ in String(decoding: object(members: 1_000), as: UTF8.self) }.joined(separator: ",") + "]").utf8)
+        #expect(throws: Never.self) { try parse(nested) }
     }
 }
