@@ -61,6 +61,7 @@ public final class JWTVerifier: IdentityVerifier {
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONParser.parse(headerBytes),
               case .object = header else { throw .malformed("the header is not base64url-encoded JSON") }
         guard case .string(let alg)? = header["alg"] else { throw .malformed("the header has no alg") }
+        try Self.checkCritical(header)
         var kid: String?
         switch header["kid"] {
         case nil: kid = nil
@@ -96,6 +97,24 @@ public final class JWTVerifier: IdentityVerifier {
         }
         guard case .string(let subject)? = claims["sub"], !subject.isEmpty else { throw .malformed("the token has no sub") }
         return RaterIdentity(subject: subject, scopes: Self.scopes(claims))
+    }
+
+    /// RFC 7515 §4.1.11: `crit` lists header parameters the recipient must understand, or reject
+    /// the token. This verifier implements no extension, so a well-formed `crit` is refused by
+    /// naming its first entry, and a malformed one (not an array of strings, empty, or naming a
+    /// parameter the header lacks) is refused as malformed.
+    private static func checkCritical(_ header: JSONValue) throws(IdentityError) {
+        guard let crit = header["crit"] else { return }
+        guard case .array(let entries) = crit, !entries.isEmpty else {
+            throw .malformed("crit must be a non-empty array of header parameter names")
+        }
+        var names: [String] = []
+        for entry in entries {
+            guard case .string(let name) = entry else { throw .malformed("crit must be a non-empty array of header parameter names") }
+            guard header[name] != nil else { throw .malformed("crit names \"\(name)\", which the header does not have") }
+            names.append(name)
+        }
+        throw .unsupportedCritical(names[0])
     }
 
     /// A NumericDate: seconds since the epoch, possibly with a fraction (RFC 7519 §2).

@@ -80,6 +80,7 @@ struct Access: Sendable {
         case .unknownKey(let kid): return "The bearer token names key \(JSONText.quoted(kid)) (kid), which this server does not hold; get a token signed with a current key."
         case .wrongIssuer(let expected): return "The bearer token's iss claim is missing or is not \(JSONText.quoted(expected)), the issuer this server trusts."
         case .wrongAudience(let expected): return "The bearer token's aud claim is missing or does not name \(JSONText.quoted(expected)); get a token issued for this service."
+        case .unsupportedCritical(let name): return "The bearer token's header marks \(JSONText.quoted(name)) critical (crit), an extension this server does not implement; get a token without crit."
         }
     }
 }

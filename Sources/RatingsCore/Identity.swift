@@ -27,6 +27,8 @@ public enum IdentityError: Error, Sendable, Equatable {
     case wrongIssuer(expected: String)
     /// `aud` is missing or does not hold the configured audience.
     case wrongAudience(expected: String)
+    /// The header's `crit` marks this parameter critical, and the verifier does not implement it.
+    case unsupportedCritical(String)
 }
 
 /// Checks bearer tokens. Implemented outside the core (with libcrypto); the API sees only this.

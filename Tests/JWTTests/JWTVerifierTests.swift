@@ -74,6 +74,24 @@ struct JWTVerifierTests {
         #expect(throws: IdentityError.self) { try JWTVerifier(secret: secret).verify(bearerToken: token, nowSeconds: now) }
     }
 
+    @Test("crit (RFC 7515 §4.1.11): a signed token marking any extension critical is refused with its name", arguments: [
+        (#"{"alg":"HS256","crit":["x-unknown"],"x-unknown":1}"#, IdentityError.unsupportedCritical("x-unknown")),
+        (#"{"alg":"HS256","crit":["b64"],"b64":false}"#, IdentityError.unsupportedCritical("b64")),
+        (#"{"alg":"HS256","crit":["exp","x"],"exp":1,"x":2}"#, IdentityError.unsupportedCritical("exp")),
+        (#"{"alg":"HS256","crit":[]}"#, IdentityError.malformed("crit must be a non-empty array of header parameter names")),
+        (#"{"alg":"HS256","crit":"x-unknown","x-unknown":1}"#, IdentityError.malformed("crit must be a non-empty array of header parameter names")),
+        (#"{"alg":"HS256","crit":[7]}"#, IdentityError.malformed("crit must be a non-empty array of header parameter names")),
+        (#"{"alg":"HS256","crit":null}"#, IdentityError.malformed("crit must be a non-empty array of header parameter names")),
+        (#"{"alg":"HS256","crit":["x-absent"]}"#, IdentityError.malformed("crit names \"x-absent\", which the header does not have")),
+    ])
+    func refusesCritical(header: String, expected: IdentityError) throws {
+        let token = TestTokens.hs256(secret: secret, claims: #"{"sub":"u-17"}"#, header: header)
+        #expect(throws: expected) { try JWTVerifier(secret: secret).verify(bearerToken: token, nowSeconds: now) }
+        // The same token without crit is accepted: crit alone is the reason.
+        let plain = TestTokens.hs256(secret: secret, claims: #"{"sub":"u-17"}"#, header: #"{"alg":"HS256"}"#)
+        #expect(try JWTVerifier(secret: secret).verify(bearerToken: plain, nowSeconds: now).subject == "u-17")
+    }
+
     @Test("a token without sub is refused")
     func requiresSubject() throws {
         #expect(throws: IdentityError.self) {

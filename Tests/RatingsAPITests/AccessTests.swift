@@ -47,6 +47,18 @@ struct AccessTests {
         }
     }
 
+    @Test("a token marking an extension critical (crit) is 401 with a detail naming it; the rating is not written")
+    func criticalExtension() async throws {
+        try await withAPI(.sqlite, verifier: try JWTVerifier(secret: secret)) { service in
+            let critical = TestTokens.hs256(secret: secret, claims: "{\"sub\":\"u-17\",\"exp\":\(now + 300)}",
+                                            header: #"{"alg":"HS256","typ":"JWT","crit":["x-unknown"],"x-unknown":true}"#)
+            let refused = service.request("PUT", "/v1/items/i/ratings/u-17", json: #"{"stars":4}"#, headers: ["Authorization": "Bearer " + critical])
+            #expect(refused.status == 401 && refused.header("www-authenticate")?.contains("invalid_token") == true)
+            #expect(detail(refused).contains("\"x-unknown\" critical (crit)"), "\(detail(refused))")
+            #expect(object(service.request("GET", "/v1/items/i"))["count"] as? Int == 0)
+        }
+    }
+
     @Test("configuring a scale needs the ratings:admin scope", arguments: TestEngine.all)
     func adminScope(engine: TestEngine) async throws {
         try await withAPI(engine, verifier: try JWTVerifier(secret: secret)) { service in
