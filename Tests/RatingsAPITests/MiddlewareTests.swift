@@ -42,6 +42,19 @@ struct MiddlewareTests {
         }
     }
 
+    @Test("the text access log escapes a quote and a backslash in the request target, so the quoted field ends where it should")
+    func textAccessLogEscapesQuotes() async throws {
+        try await withAPI { service in
+            _ = service.request("GET", #"/v1/display?value=3&x="a\"b"\"#, headers: ["X-Request-ID": "r-3"])
+            let line = try #require(service.accessLog.last)
+            #expect(line.contains(#""GET /v1/display?value=3&x=\"a\\\"b\"\\ HTTP/1.1" 200 "#), "\(line)")
+            // Read back as a log parser would: the field is everything between the unescaped quotes.
+            let field = try #require(line.split(separator: " \"", maxSplits: 1).last?.split(separator: "\" 200").first)
+            #expect(field.replacingOccurrences(of: #"\""#, with: "\"").replacingOccurrences(of: #"\\"#, with: "\\")
+                    == #"GET /v1/display?value=3&x="a\"b"\ HTTP/1.1"#)
+        }
+    }
+
     @Test("the JSON access log: one object per line with the same fields")
     func jsonAccessLog() async throws {
         try await withAPI(logFormat: .json) { service in

@@ -50,6 +50,29 @@ struct AccessLogMiddleware: Middleware {
         }
     }
 
+    /// Appends `text` for a double-quoted field of the text format, with `"` and `\` written as
+    /// `\"` and `\\` (as Apache's log does), so that the field ends only at its closing quote. The
+    /// parser lets no control character into a request target, the only field that needs this.
+    static func appendEscapingQuotes(_ text: String, to line: inout ByteBuffer) {
+        text.withUTF8Bytes { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var runStart = 0
+            while let index = ByteWord.firstIndex(in: bytes, from: runStart, suspect: Self.mayNeedEscape, where: Self.needsEscape) {
+                line.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+                line.append(UInt8(ascii: "\\"))
+                line.append(bytes[index])
+                runStart = index + 1
+            }
+            line.append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        ByteWord.flags(equalTo: UInt8(ascii: "\""), in: word) | ByteWord.flags(equalTo: UInt8(ascii: "\\"), in: word) != 0
+    }
+
     /// One line for the request of `context` (nil: one no handler saw). The request's parts are
     /// read through the context where they are written, rather than gathered first: a tuple of
     /// them retained and released each of its strings on every request.
@@ -67,7 +90,7 @@ struct AccessLogMiddleware: Middleware {
             case .some(let context):
                 line.append(context.request.method)
                 line.append(UInt8(ascii: " "))
-                line.append(context.request.target)
+                Self.appendEscapingQuotes(context.request.target, to: &line)
                 line.append(UInt8(ascii: " "))
                 line.append(context.request.head.version.rawValue)
             case .none:
