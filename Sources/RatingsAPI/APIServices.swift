@@ -23,13 +23,24 @@ final class APIServices: Sendable {
     }
 }
 
-/// Server-side failures, one line each, with the request id when there is one.
+/// Server-side failures, one line each, with the request id when there is one; a failure that
+/// repeats is written at most once a second, with a count of those held back (`LogThrottle`).
 struct ErrorLog: Sendable {
     let format: LogFormat
     let clock: any APIClock
     let write: @Sendable (String) -> Void
+    let throttle = LogThrottle()
+
+    init(format: LogFormat, clock: any APIClock, write: @escaping @Sendable (String) -> Void) {
+        self.format = format
+        self.clock = clock
+        self.write = write
+    }
 
     func write(_ message: String, requestID: String?) {
-        write(LogLine.make(message, requestID: requestID, format: format, wallMilliseconds: clock.wallMilliseconds()))
+        let (earlier, admitted) = throttle.admit(message, now: Int64(clock.monotonicSeconds() * 1_000))
+        let wall = clock.wallMilliseconds()
+        for line in earlier { write(LogLine.make(line, format: format, wallMilliseconds: wall)) }
+        if let admitted { write(LogLine.make(admitted, requestID: requestID, format: format, wallMilliseconds: wall)) }
     }
 }

@@ -10,12 +10,15 @@ public enum LogLine {
         case info, warning, error
     }
 
-    /// The line for `message`, without its newline. Text is the message alone (after the request
-    /// id, when there is one); JSON is one object with `time`, `level`, `requestId` and `message`.
+    /// The line for `message`, without its newline: always one line, whatever the message holds
+    /// (a library's message may span several). Text is the message alone (after the request id,
+    /// when there is one), its control characters escaped (`\n`, `\r`, `\t`, `\u{1B}`); JSON is
+    /// one object with `time`, `level`, `requestId` and `message`.
     public static func make(_ message: String, level: Level = .error, requestID: String? = nil,
                             format: LogFormat, wallMilliseconds: Int64) -> String {
         switch format {
         case .text:
+            let message = escapingControlCharacters(message)
             return requestID.map { "request \($0): \(message)" } ?? message
         case .json:
             var json = JSONWriter(capacity: 128)
@@ -27,5 +30,22 @@ public enum LogLine {
             json.endObject()
             return String(decoding: json.bytes, as: UTF8.self)
         }
+    }
+
+    /// `text` with every control character written as an escape, so that it fits on one line.
+    static func escapingControlCharacters(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

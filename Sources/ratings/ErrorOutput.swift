@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPServer
 import RatingsAPI
 
@@ -8,6 +9,7 @@ import RatingsAPI
 final class ErrorOutput: Sendable {
     private let format: LogFormat
     private let writer: LogWriter
+    private let throttle = LogThrottle()
 
     init(format: LogFormat) throws {
         self.format = format
@@ -19,9 +21,12 @@ final class ErrorOutput: Sendable {
         }
     }
 
-    /// A failure, or a note at `level`.
+    /// A failure, or a note at `level`; the same failure at most once a second, with a count of
+    /// those held back (`LogThrottle`).
     func write(_ message: String, level: LogLine.Level = .error) {
-        writer.append(line: LogLine.now(message, level: level, format: format))
+        let (earlier, admitted) = throttle.admit(message, now: Int64(SystemClock.monotonicSeconds() * 1_000))
+        for line in earlier { writer.append(line: LogLine.now(line, level: level, format: format)) }
+        if let admitted { writer.append(line: LogLine.now(admitted, level: level, format: format)) }
     }
 
     /// A line the API already formatted (with its request id).
@@ -31,6 +36,7 @@ final class ErrorOutput: Sendable {
 
     /// Writes what is queued, waiting at most 5 s for standard error to take it. Call once, last.
     func close() {
+        for line in throttle.remainingCounts() { writer.append(line: LogLine.now(line, format: format)) }
         writer.close()
     }
 }

@@ -121,6 +121,15 @@ struct ReplicaTests {
             #expect(Date().timeIntervalSince(started) < 5, "\(method) \(path) took \(Date().timeIntervalSince(started)) s")
         }
         #expect(try replicas.request(2, "GET", "/healthz").status == 200)
+        // Many requests failing the same way: each failure logged on one line, without SQL, and
+        // the same failure at most once a second (with a count of those held back).
+        let outageStarted = Date()
+        for index in 0..<40 { #expect(try replicas.request(1, "GET", "/v1/items/kept-\(index % 2)").status == 503) }
+        let seconds = Int(Date().timeIntervalSince(outageStarted).rounded(.up)) + 1
+        let failures = replicas.processes[1].stderr.split(separator: "\n").filter { $0.contains("storage failure") }
+        #expect(failures.allSatisfy { !$0.contains("\t") && !$0.contains("item_id") && !$0.contains("max_rating") }, "\(failures)")
+        let distinct = Set(failures.map { $0.split(separator: ": storage failure: ").last.map { String($0.split(separator: " (and ").first ?? $0) } ?? "" })
+        #expect(failures.count <= distinct.count * (seconds + 1) + 4, "\(failures.count) lines for \(distinct.count) failures in \(seconds) s: \(failures)")
 
         try cluster.start()
         #expect(eventually(timeout: 10) { (try? replicas.request(1, "GET", "/readyz").status) == 200 }, "the replica reconnected by itself")
