@@ -13,6 +13,9 @@ public struct APIConfiguration: Sendable {
     /// hand the line on rather than wait for its destination. Default: a write to standard error,
     /// for tests and tools whose standard error is a file.
     public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }
+    /// Holds back a failure that repeats (at most one line a second for the same message); shared
+    /// with whoever owns the log's destination, which reports what was held back at stop.
+    public var errorLogThrottle = LogThrottle()
     /// How access-log and error-log lines are written. Default `.text`.
     public var logFormat = LogFormat.text
     /// Checks bearer tokens; nil runs the API open (anyone may write any rating).

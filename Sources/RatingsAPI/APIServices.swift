@@ -13,7 +13,8 @@ final class APIServices: Sendable {
         languages = LanguageNegotiator(configuration.languages)
         clock = configuration.clock
         access = Access(verifier: configuration.identityVerifier, clock: configuration.clock)
-        errorLog = ErrorLog(format: configuration.logFormat, clock: configuration.clock, write: configuration.errorLog)
+        errorLog = ErrorLog(format: configuration.logFormat, clock: configuration.clock, throttle: configuration.errorLogThrottle,
+                            write: configuration.errorLog)
     }
 
     /// The language of the response to `request`. Asked here rather than of `languages` through
@@ -28,14 +29,8 @@ final class APIServices: Sendable {
 struct ErrorLog: Sendable {
     let format: LogFormat
     let clock: any APIClock
+    let throttle: LogThrottle
     let write: @Sendable (String) -> Void
-    let throttle = LogThrottle()
-
-    init(format: LogFormat, clock: any APIClock, write: @escaping @Sendable (String) -> Void) {
-        self.format = format
-        self.clock = clock
-        self.write = write
-    }
 
     func write(_ message: String, requestID: String?) {
         let (earlier, admitted) = throttle.admit(message, now: Int64(clock.monotonicSeconds() * 1_000))

@@ -9,7 +9,9 @@ import RatingsAPI
 final class ErrorOutput: Sendable {
     private let format: LogFormat
     private let writer: LogWriter
-    private let throttle = LogThrottle()
+    /// Holds back repeated failures, this object's and the API's (`APIConfiguration.errorLogThrottle`);
+    /// what it still holds is reported at `close`.
+    let throttle = LogThrottle()
 
     init(format: LogFormat) throws {
         self.format = format
