@@ -50,6 +50,18 @@ public struct ByteBuffer: ~Copyable {
         }
     }
 
+    /// Drops the first `count` bytes (all of them when `count` exceeds what is held), moving the
+    /// rest to the front; the capacity stays.
+    public mutating func removeFirst(_ count: Int) {
+        let dropped = min(max(count, 0), storedCount)
+        guard dropped > 0, let storage else { return }
+        // Safe: both ranges lie inside the `storedCount` initialized bytes, and a move
+        // between overlapping regions is allowed (it is a memmove).
+        storage.moveInitializeMemory(as: UInt8.self, from: (storage + dropped).assumingMemoryBound(to: UInt8.self),
+                                     count: storedCount - dropped)
+        storedCount -= dropped
+    }
+
     // MARK: Appending
 
     @inlinable @inline(__always)

@@ -6,7 +6,10 @@
 /// purpose, and the tests hold each of those answers.
 ///
 /// Pipelining follows RFC 9112 §9.3.2: while a request is handled, later requests wait unread in
-/// the shell's buffer, which is also the backpressure. An error answer ends with a lingering
+/// the shell's buffer, which is also the backpressure. Output is bounded too: while more than
+/// `HTTPLimits.maxUnsentOutputBytes` of answers wait for a client that does not read them, no
+/// further request is read or parsed, and output that makes no progress for the write timeout
+/// closes the connection in every state. An error answer ends with a lingering
 /// close (RFC 9112 §9.6), so unread request bytes do not turn the close into a reset that would
 /// destroy the answer.
 public struct ConnectionStateMachine: Sendable {
@@ -52,6 +55,8 @@ public struct ConnectionStateMachine: Sendable {
     public private(set) var deadline: Double
     /// Whether a response is queued and not yet fully written.
     public private(set) var outputPending = false
+    /// Bytes of queued output the socket would not take at the last write (0 once all is out).
+    public private(set) var unsentOutput = 0
     /// Whether the server is draining: answer what has arrived, accept nothing new.
     public private(set) var draining = false
     /// Whether the peer has closed its side (read returned end of file).
@@ -75,6 +80,9 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func read(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
         switch state {
         case .idle, .readingHead, .readingBody:
+            // A client that does not read its answers gets no more of them (RFC 9112 §9.3.2 lets
+            // a server stop reading; the write deadline ends the connection if it never reads).
+            guard !outputBacklogged else { return (0, .none) }
             return parse(input, now: now)
         case .handling:
             return (0, .none) // pipelined: the next request waits until this response is queued
@@ -93,7 +101,8 @@ public struct ConnectionStateMachine: Sendable {
         let keepAlive = clientKeepsAlive && !response.headers.contains(token: "close", in: "connection") && !noMoreRequests
         outputPending = true
         if keepAlive {
-            enter(.idle, until: now + limits.idleTimeoutSeconds)
+            // The write deadline until the answer is out; the idle one starts when it is.
+            enter(.idle, until: now + limits.writeTimeoutSeconds)
         } else {
             enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
         }
@@ -103,6 +112,7 @@ public struct ConnectionStateMachine: Sendable {
     /// Everything queued has been written to the socket.
     public mutating func outputFlushed(hasBufferedInput: Bool, now: Double) -> Action {
         outputPending = false
+        unsentOutput = 0
         switch state {
         case .closingAfterResponse:
             enter(.lingering, until: now + lingerSeconds)
@@ -110,9 +120,41 @@ public struct ConnectionStateMachine: Sendable {
         case .idle where (draining || inputEnded) && !hasBufferedInput:
             enter(.closed, until: now)
             return .close
+        case .idle:
+            deadline = now + limits.idleTimeoutSeconds
+            return .none
         default:
             return .none
         }
+    }
+
+    /// A write stopped because the socket is full: `remaining` bytes still wait, after `sent`
+    /// bytes went out in this write. Output that moves keeps the connection alive for another
+    /// write timeout (a slow reader is served, as with nginx's `send_timeout`); output that stands
+    /// still for the write timeout closes it at the next tick.
+    public mutating func outputBlocked(remaining: Int, sent: Int, now: Double) {
+        guard outputPending else { return } // nothing of ours is queued: an event from a confused shell
+        unsentOutput = remaining
+        guard sent > 0 else { return }
+        switch state {
+        case .idle, .closingAfterResponse:
+            deadline = now + limits.writeTimeoutSeconds
+        case .readingHead, .readingBody, .handling, .lingering, .closed:
+            break // their own deadline governs: the request's arrival, the handler, the linger
+        }
+    }
+
+    /// Whether so much output waits unread that no further request may be read.
+    private var outputBacklogged: Bool { unsentOutput > limits.maxUnsentOutputBytes }
+
+    /// The server turns the connection away before reading any of it (too many connections): the
+    /// refusal is written, then the connection lingers like every other refusal, so that a client
+    /// that had already sent its request reads the answer rather than a reset.
+    public mutating func refuse(_ problem: ProblemDetails, now: Double) -> Action {
+        guard state == .idle, !outputPending else { return .none } // only a connection nothing has happened on
+        enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+        outputPending = true
+        return .refuse(problem)
     }
 
     /// The peer closed its side of the connection (a read returned end of file).
@@ -172,13 +214,14 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Whether the shell should read more from the socket now, given how much already waits.
     /// A request in flight with `maxBufferedInput` bytes waiting behind it stops reading
-    /// (backpressure); so does a peer that has closed its side.
+    /// (backpressure), as does a client that leaves too much output unread; so does a peer that
+    /// has closed its side.
     public func wantsInput(buffered: Int, maxBufferedInput: Int) -> Bool {
         switch state {
         case .closed: return false
         case .lingering, .closingAfterResponse: return !inputEnded
-        case .handling: return !inputEnded && buffered < maxBufferedInput
-        case .idle, .readingHead, .readingBody: return !inputEnded
+        case .handling: return !inputEnded && buffered < maxBufferedInput && !outputBacklogged
+        case .idle, .readingHead, .readingBody: return !inputEnded && !outputBacklogged
         }
     }
 

@@ -10,6 +10,10 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxBodyBytes = 64 * 1024
     /// Longest chunk extension or trailer line accepted inside a chunked body. Default 4 KiB.
     public var maxChunkLineBytes = 4 * 1024
+    /// Answers a connection may leave unread before the server stops reading its further
+    /// (pipelined) requests. One answer can exceed it; the next request waits until the client
+    /// has read the backlog down. Default 256 KiB.
+    public var maxUnsentOutputBytes = 256 * 1024
 
     /// Time allowed from a request's first byte to the end of its head (slowloris). Default 10 s.
     public var headTimeoutSeconds = 10.0
@@ -17,7 +21,8 @@ public struct HTTPLimits: Sendable, Equatable {
     public var bodyTimeoutSeconds = 30.0
     /// How long an idle keep-alive connection is kept. Default 60 s.
     public var idleTimeoutSeconds = 60.0
-    /// How long a response may take to be read by a slow client. Default 30 s.
+    /// How long queued output may stand still (a client that reads nothing), in any state, before
+    /// the connection is closed; a handler's time to answer. Default 30 s.
     public var writeTimeoutSeconds = 30.0
 
     public init() {}

@@ -15,6 +15,9 @@ final class Acceptor: EventSource, @unchecked Sendable {
     private var stopped = false
     /// Sent to connections over the cap, then the socket is closed.
     private static let refusal = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.")
+    /// Refused connections that may linger beyond the cap (so that their clients read the 503):
+    /// a tenth of the cap, at least 64. Past that, a refusal is sent once and the socket closed.
+    private var lingeringRefusals: Int { max(64, shared.configuration.maxConnections / 10) }
 
     init(socket: ListeningSocket, loop: EventLoop, shared: Connection.Shared) {
         self.socket = socket
@@ -60,24 +63,40 @@ final class Acceptor: EventSource, @unchecked Sendable {
             }
             guard case .done(let (fd, peer)) = result else { return }
             if shared.metrics.openConnections >= shared.configuration.maxConnections {
-                refuse(fd, peer: peer)
+                refuse(fd, peer: peer, Acceptor.refusal)
                 continue
             }
-            let connection = Connection(fd: fd, peer: peer, loop: loop, shared: shared)
-            do {
-                try connection.open()
-            } catch {
-                loop.logError("connection from \(peer): \(error); closing it")
-                close(fd)
+            let holdsPeerPlace = shared.peers != nil
+            if let peers = shared.peers, !peers.admit(peer) {
+                refuse(fd, peer: peer, ProblemDetails(status: 503, detail: "This address has \(peers.limit) connections open to the server, "
+                    + "the most one address may hold; reuse them (keep-alive) or close some, then retry."))
+                continue
             }
+            open(Connection(fd: fd, peer: peer, loop: loop, shared: shared, holdsPeerPlace: holdsPeerPlace), fd: fd, peer: peer)
         }
     }
 
-    /// Answers one connection over the cap with 503, dated like every other response, and closes it.
-    private func refuse(_ fd: Int32, peer: String) {
-        shared.handler.refused(Acceptor.refusal, RequestEnvironment(peer: peer, loop: loop))
+    private func open(_ connection: Connection, fd: Int32, peer: String, refusing refusal: ProblemDetails? = nil) {
+        do {
+            try connection.open(refusing: refusal)
+        } catch {
+            loop.logError("connection from \(peer): \(error); closing it")
+            connection.releasePeerPlace()
+            close(fd)
+        }
+    }
+
+    /// Answers one connection with a 503 refusal, dated like every other response. It lingers
+    /// like every refusal, so that a client that already sent its request reads the answer; past
+    /// `lingeringRefusals` beyond the cap, the refusal is sent once and the socket closed at once.
+    private func refuse(_ fd: Int32, peer: String, _ refusal: ProblemDetails) {
+        if shared.metrics.openConnections < shared.configuration.maxConnections + lingeringRefusals {
+            open(Connection(fd: fd, peer: peer, loop: loop, shared: shared, holdsPeerPlace: false), fd: fd, peer: peer, refusing: refusal)
+            return
+        }
+        shared.handler.refused(refusal, RequestEnvironment(peer: peer, loop: loop))
         var bytes = ByteBuffer()
-        ResponseSerializer.write(Acceptor.refusal.response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
+        ResponseSerializer.write(refusal.response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
         // Best effort on a fresh socket whose buffer is empty; the peer may already be gone.
         _ = try? syscall("send") { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
         close(fd)

@@ -21,6 +21,8 @@ final class Connection: EventSource, @unchecked Sendable {
         let handler: HTTPHandler
         let configuration: ServerConfiguration
         let metrics: ServerMetrics
+        /// Connections per peer address, when their number is limited.
+        let peers: PeerConnections?
     }
 
     /// Input kept behind a request in flight before reading pauses.
@@ -51,9 +53,12 @@ final class Connection: EventSource, @unchecked Sendable {
     @exclusivity(unchecked) private var respond: HTTPHandler.Respond = { _ in }
     /// This connection from when it opens until it closes, for `respond`.
     private let mailbox = Mailbox()
+    /// Whether the connection holds one of its peer's `PeerConnections` places, given back at close.
+    private let holdsPeerPlace: Bool
 
-    init(fd: Int32, peer: String, loop: EventLoop, shared: Shared) {
+    init(fd: Int32, peer: String, loop: EventLoop, shared: Shared, holdsPeerPlace: Bool) {
         self.fd = fd
+        self.holdsPeerPlace = holdsPeerPlace
         self.loop = loop
         self.shared = shared
         environment = RequestEnvironment(peer: peer, loop: loop)
@@ -75,13 +80,22 @@ final class Connection: EventSource, @unchecked Sendable {
         }
     }
 
-    /// Starts watching the socket.
-    func open() throws(SystemError) {
+    /// Starts watching the socket; with `refusal`, answers it at once and closes after a linger.
+    func open(refusing refusal: ProblemDetails? = nil) throws(SystemError) {
         watchedEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
         try loop.register(fd, events: watchedEvents, source: self)
         mailbox.connection = self // only now: a connection that never opened is never closed, and would leak
         loop.connectionOpened()
         shared.metrics.connectionOpened()
+        if let refusal {
+            perform(machine.refuse(refusal, now: loop.now))
+            updateInterest()
+        }
+    }
+
+    /// Gives back the peer's place of a connection whose `open` failed (and which so never closes).
+    func releasePeerPlace() {
+        if holdsPeerPlace { shared.peers?.release(environment.peer) }
     }
 
     private var buffered: Int { input.count - inputStart }
@@ -90,7 +104,11 @@ final class Connection: EventSource, @unchecked Sendable {
 
     func handle(events: UInt32) {
         guard isOpen else { return }
-        if events & EPOLLOUT.rawValue != 0 { flush() }
+        if events & EPOLLOUT.rawValue != 0 {
+            flush()
+            // Requests held back while the client left its answers unread may go on now.
+            if isOpen && inputStart < input.count { advance() }
+        }
         // The peer's end or a reset is reported once, like input: read on to it, past a short read.
         let ended = events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
         if isOpen && events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
@@ -206,8 +224,10 @@ final class Connection: EventSource, @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Writes as much queued output as the socket takes; tells the machine when all of it is out.
+    /// Writes as much queued output as the socket takes; tells the machine when all of it is out,
+    /// or how much still waits when the socket is full.
     private func flush() {
+        let startedAt = outputStart
         while isOpen && outputStart < output.count {
             let sent: IOResult<Int>
             do {
@@ -219,7 +239,16 @@ final class Connection: EventSource, @unchecked Sendable {
                 perform(machine.ioFailed(now: loop.now)) // EPIPE, ECONNRESET: the client went away mid-response
                 return
             }
-            guard case .done(let count) = sent else { return } // the socket is full; EPOLLOUT resumes
+            guard case .done(let count) = sent else {
+                // The socket is full; EPOLLOUT resumes. What went out is dropped once it is most
+                // of the buffer, so a slow reader's buffer holds its backlog, not its history.
+                machine.outputBlocked(remaining: output.count - outputStart, sent: outputStart - startedAt, now: loop.now)
+                if outputStart >= 64 * 1024 && outputStart * 2 >= output.count {
+                    output.removeFirst(outputStart)
+                    outputStart = 0
+                }
+                return
+            }
             outputStart += count
         }
         guard isOpen else { return }
@@ -267,6 +296,7 @@ final class Connection: EventSource, @unchecked Sendable {
         Glibc.close(fd)
         loop.connectionClosed()
         shared.metrics.connectionClosed()
+        releasePeerPlace()
         input = []
         output.removeAll(keepingCapacityUpTo: 0)
     }

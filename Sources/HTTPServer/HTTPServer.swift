@@ -35,7 +35,9 @@ public final class HTTPServer: Sendable {
     public init(configuration: ServerConfiguration, handler: HTTPHandler, metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
         self.metrics = metrics
-        shared = Connection.Shared(handler: handler, configuration: configuration, metrics: metrics)
+        let perAddress = configuration.maxConnectionsPerAddress
+        shared = Connection.Shared(handler: handler, configuration: configuration, metrics: metrics,
+                                   peers: perAddress > 0 ? PeerConnections(limit: perAddress) : nil)
     }
 
     /// The current state.

@@ -9,8 +9,12 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Request size limits and timeouts.
     public var limits = HTTPLimits()
-    /// Open connections beyond this are answered 503 and closed at once. Default 10,000.
+    /// Open connections beyond this are answered 503 and closed. Default 10,000.
     public var maxConnections = 10_000
+    /// Open connections one peer address may hold; more are answered 503 and closed. 0 turns the
+    /// limit off, as behind a proxy, where every connection comes from the proxy's address.
+    /// Default 1,000.
+    public var maxConnectionsPerAddress = 1_000
     /// Event-loop threads; default one per core.
     public var eventLoops = max(1, System.coreCount)
     /// Pending connections the kernel queues before accept. Default 4,096.

@@ -15,6 +15,7 @@ struct ServeSettings {
     init(_ options: Options) throws {
         server.host = try options.text("host") ?? server.host
         server.port = try options.integer("port")
+        server.maxConnectionsPerAddress = try options.integer("max-connections-per-address")
         switch RankingSettings.parse(prior: try options.text("ranking-prior") ?? "", weight: try options.integer("ranking-weight")) {
         case .success(let settings): ranking = settings
         case .failure:
@@ -95,6 +96,7 @@ enum ServeCommand {
         apiConfiguration.ranking = settings.ranking
         // The API formats its lines itself, with the request id.
         apiConfiguration.errorLog = { errors.writeFormatted($0) }
+        apiConfiguration.errorLogThrottle = errors.throttle
         for note in settings.security.notes { errors.write(note.text, level: note.level) }
         let api = RatingsAPI(store: store, configuration: apiConfiguration)
         let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)

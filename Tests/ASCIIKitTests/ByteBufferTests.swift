@@ -55,4 +55,18 @@ struct ByteBufferTests {
         buffer.append("again")
         #expect(buffer.bytes == Array("again".utf8))
     }
+
+    @Test("dropping a prefix keeps the rest in order, in place, and dropping more than it holds empties it",
+          arguments: [0, 1, 7, 8, 4_095, 4_096, 10_000, 20_000])
+    func removeFirst(count: Int) {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var buffer = ByteBuffer()
+        bytes.withUnsafeBytes { buffer.append($0) }
+        let capacity = buffer.capacity
+        buffer.removeFirst(count)
+        #expect(buffer.bytes == Array(bytes.dropFirst(count)))
+        #expect(buffer.capacity == capacity)
+        buffer.append(7)
+        #expect(buffer.last == 7 && buffer.count == max(0, 10_000 - count) + 1)
+    }
 }

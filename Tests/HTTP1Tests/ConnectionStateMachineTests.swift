@@ -5,8 +5,11 @@ import Testing
 enum MachineEvent: Sendable, CustomStringConvertible {
     /// Bytes arrive at `at` seconds; the shell then reads until the machine waits.
     case bytes(String, at: Double = 0)
-    /// The handler answers with `status` (`close`: the response asks to close).
-    case response(Int, close: Bool = false, at: Double = 0)
+    /// The handler answers with `status` (`close`: the response asks to close); `unsent` bytes of
+    /// the output stay queued after the write that follows it (the client is not reading).
+    case response(Int, close: Bool = false, unsent: Int = 0, at: Double = 0)
+    /// A write after the socket had room sent `sent` bytes and stopped with `remaining` queued.
+    case blocked(remaining: Int, sent: Int, at: Double = 0)
     /// The queued output has been written.
     case flushed(at: Double = 0)
     case peerClosed(at: Double = 0)
@@ -17,7 +20,8 @@ enum MachineEvent: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .bytes(let text, _): return "bytes(\(text.debugDescription))"
-        case .response(let status, let close, _): return "response(\(status)\(close ? ", close" : ""))"
+        case .response(let status, let close, let unsent, _): return "response(\(status)\(close ? ", close" : "")\(unsent > 0 ? ", unsent \(unsent)" : ""))"
+        case .blocked(let remaining, let sent, _): return "blocked(remaining \(remaining), sent \(sent))"
         case .flushed: return "flushed"
         case .peerClosed: return "peerClosed"
         case .drain: return "drain"
@@ -59,6 +63,7 @@ private struct Shell {
         limits.bodyTimeoutSeconds = 30
         limits.idleTimeoutSeconds = 60
         limits.writeTimeoutSeconds = 30
+        limits.maxUnsentOutputBytes = 100
         machine = ConnectionStateMachine(limits: limits, lingerSeconds: 2, now: 0)
     }
 
@@ -67,10 +72,15 @@ private struct Shell {
         case .bytes(let text, let at):
             buffer += Array(text.utf8)
             return advance(at)
-        case .response(let status, let close, let at):
+        case .response(let status, let close, let unsent, let at):
             var response = HTTPResponse(status: status)
             if close { response.headers.add("connection", "close") }
-            return record(machine.responseReady(response, hasBufferedInput: !buffer.isEmpty, now: at)) + advance(at)
+            let did = record(machine.responseReady(response, hasBufferedInput: !buffer.isEmpty, now: at))
+            if unsent > 0 { machine.outputBlocked(remaining: unsent, sent: 0, now: at) }
+            return did + advance(at)
+        case .blocked(let remaining, let sent, let at):
+            machine.outputBlocked(remaining: remaining, sent: sent, now: at)
+            return advance(at)
         case .flushed(let at):
             return record(machine.outputFlushed(hasBufferedInput: !buffer.isEmpty, now: at)) + advance(at)
         case .peerClosed(let at):
@@ -215,6 +225,39 @@ struct ConnectionStateMachineTests {
             (.bytes(get), [.dispatch("GET /a")]), (.response(200, close: true), [.send(200, keepAlive: false, body: true)]),
             (.tick(at: 29), []), (.tick(at: 30), [.close]),
         ]),
+        MachineCase(name: "answers left unread past the limit hold back pipelined requests until the client reads", steps: [
+            (.bytes(get + getB), [.dispatch("GET /a")]),
+            (.response(200, unsent: 101), [.send(200, keepAlive: true, body: true)]), (.bytes(""), []),
+            (.blocked(remaining: 100, sent: 1), [.dispatch("GET /b")]),
+        ], finalState: .handling(includeBody: true, keepAlive: true)),
+        MachineCase(name: "answers left unread up to the limit: pipelined requests go on", steps: [
+            (.bytes(get + getB), [.dispatch("GET /a")]),
+            (.response(200, unsent: 100), [.send(200, keepAlive: true, body: true), .dispatch("GET /b")]),
+        ]),
+        MachineCase(name: "the backlog held back: the next request is read once everything is out", steps: [
+            (.bytes(get + getB), [.dispatch("GET /a")]), (.response(200, unsent: 5_000), [.send(200, keepAlive: true, body: true)]),
+            (.flushed(), [.dispatch("GET /b")]),
+        ]),
+        MachineCase(name: "output standing still for the write timeout closes a keep-alive connection", steps: [
+            (.bytes(get), [.dispatch("GET /a")]), (.response(200, unsent: 5_000, at: 1), [.send(200, keepAlive: true, body: true)]),
+            (.tick(at: 30.9), []), (.tick(at: 31), [.close]),
+        ], finalState: .closed),
+        MachineCase(name: "output that moves extends the write deadline; standing still again closes", steps: [
+            (.bytes(get), [.dispatch("GET /a")]), (.response(200, unsent: 5_000), [.send(200, keepAlive: true, body: true)]),
+            (.blocked(remaining: 4_000, sent: 1_000, at: 20), []), (.tick(at: 49), []),
+            (.blocked(remaining: 4_000, sent: 0, at: 49), []), (.tick(at: 50), [.close]),
+        ], finalState: .closed),
+        MachineCase(name: "once the answer is out, the idle timeout counts from then", steps: [
+            (.bytes(get), [.dispatch("GET /a")]), (.response(200, unsent: 5_000), [.send(200, keepAlive: true, body: true)]),
+            (.flushed(at: 20), []), (.tick(at: 79), []), (.tick(at: 80), [.close]),
+        ], finalState: .closed),
+        MachineCase(name: "output that moves keeps a reader of the last answer; standing still closes it", steps: [
+            (.bytes(get), [.dispatch("GET /a")]), (.response(200, close: true, unsent: 5_000), [.send(200, keepAlive: false, body: true)]),
+            (.blocked(remaining: 10, sent: 4_990, at: 25), []), (.tick(at: 54), []), (.tick(at: 55), [.close]),
+        ], finalState: .closed),
+        MachineCase(name: "a write reported with nothing queued changes nothing", steps: [
+            (.blocked(remaining: 5_000, sent: 1), []), (.bytes(get), [.dispatch("GET /a")]),
+        ]),
         MachineCase(name: "leading empty lines before a request are skipped (RFC 9112 §2.2)", steps: [
             (.bytes("\r\n\r\n"), []), (.tick(at: 59), []), (.bytes(get), [.dispatch("GET /a")]),
         ]),
@@ -241,5 +284,20 @@ struct ConnectionStateMachineTests {
         #expect(!shell.machine.wantsInput(buffered: 100, maxBufferedInput: 100))
         _ = shell.apply(.peerClosed())
         #expect(!shell.machine.wantsInput(buffered: 0, maxBufferedInput: 100))
+    }
+
+    @Test("reading stops while more answers than the limit wait unread, and resumes once they are read")
+    func outputBackpressure() {
+        var shell = Shell()
+        _ = shell.apply(.bytes(get))
+        _ = shell.apply(.response(200, unsent: 101))
+        #expect(!shell.machine.wantsInput(buffered: 0, maxBufferedInput: 1_000))
+        _ = shell.apply(.blocked(remaining: 100, sent: 1))
+        #expect(shell.machine.wantsInput(buffered: 0, maxBufferedInput: 1_000))
+        _ = shell.apply(.bytes(getB))
+        _ = shell.apply(.response(200, unsent: 5_000))
+        #expect(!shell.machine.wantsInput(buffered: 0, maxBufferedInput: 1_000))
+        _ = shell.apply(.flushed())
+        #expect(shell.machine.wantsInput(buffered: 0, maxBufferedInput: 1_000))
     }
 }

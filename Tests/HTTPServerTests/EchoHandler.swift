@@ -6,10 +6,17 @@ import TestSupport
 /// Requests to `/slow` that the echo handler has received, so a test can wait for one to be in flight.
 let slowRequestsReceived = Locked(0)
 
+/// Requests to `/42k` that the echo handler has answered.
+let mediumRequestsAnswered = Locked(0)
+
 /// A handler that tells what it received. `/slow` answers from another thread after 500 ms,
-/// `/big` answers with 4 MiB, `/close` asks to close.
+/// `/big` answers with 4 MiB, `/42k` with 42 KiB (as large as `/openapi.yaml`) and the request's `X-N`, `/close` asks to close.
 let echoHandler = HTTPHandler { request, environment, respond in
     switch request.target {
+    case "/42k":
+        mediumRequestsAnswered.withLock { $0 += 1 }
+        respond(HTTPResponse(status: 200, headers: HTTPHeaders([("x-n", request.headers["x-n"] ?? "-")]),
+                             body: [UInt8](repeating: UInt8(ascii: "m"), count: 42 * 1024)))
     case "/slow":
         slowRequestsReceived.withLock { $0 += 1 }
         OwnThread.run(afterMilliseconds: 500) {

@@ -28,7 +28,8 @@ struct ServerAbuseTests {
 
     @Test("1,000 idle connections stay open while another client is answered")
     func thousandIdleConnections() async throws {
-        try await withTestServer(handler: echoHandler) { port, server in
+        // Every client here is 127.0.0.1, as behind a proxy: no per-address limit.
+        try await withTestServer(handler: echoHandler, configure: { $0.maxConnectionsPerAddress = 0 }) { port, server in
             var idle: [RawHTTPClient] = []
             for _ in 0..<1_000 { idle.append(try RawHTTPClient(port: port)) }
             // A few of them send nothing, others one keep-alive request each, then go quiet.
@@ -86,6 +87,99 @@ struct ServerAbuseTests {
             #expect(try RawHTTPClient.exchange(port: port, "GET /probe HTTP/1.1\nHost: t\n\n").status == 200)
             // Every abandoned connection is eventually closed (the slow ones after their response).
             #expect(eventually { server.metrics.openConnections == 0 })
+        }
+    }
+
+    @Test("a client that pipelines requests and never reads the answers: the server stops reading it, then closes it at the write timeout")
+    func unreadPipelinedAnswers() async throws {
+        try await withTestServer(handler: echoHandler, configure: { $0.limits.writeTimeoutSeconds = 1 }) { port, server in
+            let before = mediumRequestsAnswered.withLock { $0 }
+            let greedy = try RawHTTPClient(port: port)
+            var sent = 0
+            for _ in 0..<2_000 where greedy.send("GET /42k HTTP/1.1\nHost: t\n\n") { sent += 1 }
+            // The handler stops being called once the answers waiting for this client exceed the
+            // limit (kernel buffers hold a few MB of them); 2,000 answers would be 84 MB.
+            var answered = 0
+            #expect(eventually {
+                let now = mediumRequestsAnswered.withLock { $0 } - before
+                defer { answered = now }
+                return now > 0 && now == answered && server.metrics.openConnections == 0
+            }, "the connection that reads nothing is closed once its output stood still for the write timeout")
+            #expect(answered < 500, "\(answered) of \(sent) pipelined requests were answered to a client that read none")
+            // Other clients were served all along.
+            #expect(try RawHTTPClient.exchange(port: port, "GET /probe HTTP/1.1\nHost: t\n\n").status == 200)
+        }
+    }
+
+    @Test("a slow reader of pipelined answers gets every one of them, in order")
+    func slowReaderOfPipelinedAnswers() async throws {
+        try await withTestServer(handler: echoHandler) { port, _ in
+            let reader = try RawHTTPClient(port: port)
+            let count = 600 // 25 MB of answers, ten times what the kernel buffers and the limit hold
+            // Sent from another thread while this one reads: the server stops reading requests
+            // while answers wait, so a single thread sending them all first could block for ever.
+            let requests = Array((0..<count).map { "GET /42k HTTP/1.1\r\nHost: t\r\nX-N: \($0)\r\n\r\n" }.joined().utf8)
+            let fd = reader.fd
+            Thread {
+                var offset = 0
+                while offset < requests.count {
+                    let sent = requests.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                    if sent <= 0 { return }
+                    offset += sent
+                }
+            }.start()
+            for index in 0..<count {
+                if index % 50 == 0 { try await Task.sleep(for: .milliseconds(20)) }
+                let response = try reader.readResponse()
+                #expect(response.status == 200 && response.body.count == 42 * 1024 && response.header("x-n") == "\(index)",
+                        "answer \(index): \(response.status), X-N \(response.header("x-n") ?? "none")")
+            }
+            #expect(try RawHTTPClient.exchange(port: port, "GET /probe HTTP/1.1\nHost: t\n\n").status == 200)
+        }
+    }
+
+    @Test("one address may hold at most maxConnectionsPerAddress connections; another address is still served")
+    func perAddressLimit() async throws {
+        try await withTestServer(handler: echoHandler, configure: { $0.maxConnectionsPerAddress = 3 }) { port, server in
+            var held = try (0..<3).map { _ in try RawHTTPClient(port: port) }
+            for client in held { client.send("GET /held HTTP/1.1\nHost: t\n\n") }
+            for client in held { #expect(try client.readResponse().status == 200) }
+            let refused = try RawHTTPClient(port: port)
+            refused.send("GET /one-too-many HTTP/1.1\nHost: t\n\n")
+            let refusal = try refused.readResponse()
+            #expect(refusal.status == 503 && refusal.header("content-type") == "application/problem+json")
+            #expect(refusal.text.contains("This address has 3 connections open"), "\(refusal.text)")
+            #expect(refused.isClosedByServer())
+            // Another client machine (a second loopback address) is not held back by the first.
+            let other = try RawHTTPClient(port: port, from: "127.0.0.2")
+            other.send("GET /other HTTP/1.1\nHost: t\n\n")
+            let answer = try other.readResponse()
+            #expect(answer.status == 200 && answer.text.hasSuffix("peer=127.0.0.2"))
+            // A place given back is a place to take.
+            held.removeFirst()
+            #expect(eventually { server.metrics.openConnections == 3 })
+            #expect(try RawHTTPClient.exchange(port: port, "GET /again HTTP/1.1\nHost: t\n\n").status == 200)
+        }
+    }
+
+    @Test("a refused client still sending its request can finish and read the 503, not a reset", arguments: ["cap", "address"])
+    func refusalLingers(limit: String) async throws {
+        try await withTestServer(handler: echoHandler, configure: {
+            if limit == "cap" { $0.maxConnections = 2 } else { $0.maxConnectionsPerAddress = 2 }
+        }) { port, server in
+            let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
+            #expect(eventually { server.metrics.openConnections >= 2 })
+            let refused = try RawHTTPClient(port: port)
+            refused.send("PUT /x HTTP/1.1\nHost: t\nContent-Length: 100000\n\n")
+            // The rest of the body goes out after the server has answered: a plain close with the
+            // head unread resets the connection, and the client fails on its write (as curl does,
+            // "Connection reset by peer") without reading the 503.
+            try await Task.sleep(for: .milliseconds(300))
+            let finished = refused.send([UInt8](repeating: UInt8(ascii: "x"), count: 100_000))
+            #expect(finished, "the refused client could not finish its request")
+            #expect(try refused.readResponse().status == 503)
+            #expect(refused.isClosedByServer())
+            _ = held
         }
     }
 

@@ -34,9 +34,19 @@ public final class RawHTTPClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`.
-    public init(port: Int, timeoutSeconds: Int = 10) throws {
+    /// Connects to `127.0.0.1:port`, from `source` (another loopback address, as a second client
+    /// machine would) when given.
+    public init(port: Int, timeoutSeconds: Int = 10, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound != 0 { throw ClientError.connectFailed(errno) }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

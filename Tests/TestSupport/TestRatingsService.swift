@@ -21,6 +21,7 @@ public struct TestService: Sendable {
 public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
                                   writeLimiter: WriteRateLimiter? = nil, busyTimeoutMilliseconds: Int32 = 5_000,
                                   directory parent: String? = nil,
+                                  configureServer: (inout ServerConfiguration) -> Void = { _ in },
                                   _ body: (TestService) async throws -> T) async throws -> T {
     let directory = try parent.map { try TemporaryDirectory(at: $0) } ?? TemporaryDirectory("ratings-api")
     defer { directory.remove() }
@@ -37,7 +38,7 @@ public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any Iden
     configuration.identityVerifier = verifier
     configuration.writeLimiter = writeLimiter
     let api = RatingsAPI(store: store, configuration: configuration)
-    return try await withTestServer(handler: api.handler, metrics: metrics) { port, server in
+    return try await withTestServer(handler: api.handler, metrics: metrics, configure: configureServer) { port, server in
         try await body(TestService(port: port, databasePath: path, server: server, store: store))
     }
 }
