@@ -213,15 +213,14 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// Whether the shell should read more from the socket now, given how much already waits.
-    /// A request in flight with `maxBufferedInput` bytes waiting behind it stops reading
-    /// (backpressure), as does a client that leaves too much output unread; so does a peer that
-    /// has closed its side.
+    /// Reading stops once `maxBufferedInput` bytes wait unparsed (backpressure: behind a request
+    /// in flight, or ahead of the parser) and while a client leaves too much output unread; so does
+    /// a peer that has closed its side. What is read after an answer is only dropped.
     public func wantsInput(buffered: Int, maxBufferedInput: Int) -> Bool {
         switch state {
         case .closed: return false
         case .lingering, .closingAfterResponse: return !inputEnded
-        case .handling: return !inputEnded && buffered < maxBufferedInput && !outputBacklogged
-        case .idle, .readingHead, .readingBody: return !inputEnded && !outputBacklogged
+        case .idle, .readingHead, .readingBody, .handling: return !inputEnded && buffered < maxBufferedInput && !outputBacklogged
         }
     }
 

@@ -25,7 +25,8 @@ final class Connection: EventSource, @unchecked Sendable {
         let peers: PeerConnections?
     }
 
-    /// Input kept behind a request in flight before reading pauses.
+    /// Input kept unparsed (behind a request in flight, or read ahead of the parser) before
+    /// reading pauses.
     private static let maxBufferedInput = 128 * 1024
 
     let fd: Int32
