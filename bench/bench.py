@@ -138,6 +138,82 @@ def soak(server, seconds):
             "growth_pct": round(100 * (rest - first) / first, 1)}
 
 
+def json_bodies(work):
+    """One 64,000-byte JSON body written three ways, each refused without a write: a flat string
+    beside stars out of range (the reference), 1,024 members with long names (the most one object
+    may hold, every name hashed; stars out of range again), and 7,900 short members (refused at
+    the 1,025th)."""
+    size = 64_000
+    flat = '{"stars":99,"note":"' + "x" * (size - 22) + '"}'
+    pad = (size - 20) // 1023 - 10
+    wide = "{" + ",".join(f'"m{n:04d}{"y" * pad}":0' for n in range(1023)) + ',"stars":99}'
+    wide = wide[:-1] + " " * (size - len(wide)) + "}"
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+    short = "{" + ",".join(f'"{alphabet[n // 1296]}{alphabet[n // 36 % 36]}{alphabet[n % 36]}":0' for n in range(7_900)) + "}"
+    short = short[:-1] + " " * (size - len(short)) + "}"
+    paths = {}
+    for name, body in (("flat_string", flat), ("members_1024", wide), ("members_7900", short)):
+        if len(body) != size:
+            raise SystemExit(f"the {name} body is {len(body)} bytes, not {size}")
+        paths[name] = os.path.join(work, f"{name}.json")
+        with open(paths[name], "w") as f:
+            f.write(body)
+    return paths
+
+
+def attacks(binary, work, runs, seconds):
+    """What the attacks of issue 66 cost now, beside the same server's ordinary figures in the
+    same run. JSON bodies of 64,000 bytes (`json_bodies`), each against the flat string. Unread
+    answers: 200 connections each pipeline 5,000 `GET /openapi.yaml` and read nothing, while 16
+    connections read the summary `GET`; the same probe before the attack is the reference."""
+    # No write limit: the bodies go to one rater, and a 429 would be answered before the body is read.
+    server = Server(binary, os.path.join(work, "attacks.sqlite"), os.path.join(work, "attacks.log"), extra=["--write-rate", "0"])
+    try:
+        bodies = json_bodies(work)
+        result = {"json": {}}
+        for name, path in bodies.items():
+            status = int(subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H",
+                                         "Content-Type: application/json", "--data-binary", "@" + path,
+                                         server.base + "/v1/items/bench-json/ratings/json-body"],
+                                        capture_output=True, text=True, check=True).stdout)
+            runs_of_body = [wrk(server.base + "/", 16, seconds, "json-body.lua", run="j", env_extra={"BENCH_BODY": path})
+                            for _ in range(runs)]
+            result["json"][name] = {**summarize(f"json {name} ({status})", runs_of_body), "status": status}
+        flat = result["json"]["flat_string"]["rps"]
+        result["json"]["ratios"] = {name: round(result["json"][name]["rps"] / flat, 3)
+                                    for name in ("members_1024", "members_7900")}
+        log(f"  JSON ÷ flat string: {result['json']['ratios']}")
+
+        before = measure_once(server.base + HOT, server.rss_kib, connections=16, seconds=seconds)
+        rss_before = server.rss_kib()
+        attack = subprocess.Popen(["taskset", "-c", LOAD_CPU, "python3", os.path.join(BENCH, "unread-pipelines.py"),
+                                   "127.0.0.1", str(server.port), "200", "5000"], stdout=subprocess.PIPE, text=True)
+        try:
+            attack.stdout.readline()
+            open_during = open_connections(server.base)
+            during = measure_once(server.base + HOT, server.rss_kib, connections=16, seconds=seconds)
+        finally:
+            attack.kill()
+            attack.wait()
+        answered = sum(1 for line in open(server.log_path) if "/openapi.yaml" in line)
+        result["unread_answers"] = {
+            "connections": 200, "pipelined_each": 5_000, "open_connections_during": open_during,
+            "answered": answered, "rss_before_mib": round(rss_before / 1024, 1), "rss_peak_during_mib": during["rss_mib"],
+            "probe_before": summarize("probe before", [before]), "probe_during": summarize("probe during", [during]),
+            "ratios": {"rps": round(during["rps"] / before["rps"], 3), "p99": round(during["p99_ms"] / before["p99_ms"], 3)}}
+        log(f"  unread answers: {answered} of 1,000,000 answered, RSS {rss_before / 1024:.1f} -> peak {during['rss_mib']} MiB, "
+            f"probe {during['rps'] / before['rps']:.2f}x the req/s, p99 {during['p99_ms']:.2f} ms against {before['p99_ms']:.2f}")
+        return result
+    finally:
+        server.stop()
+
+
+def open_connections(base):
+    """`ratings_open_connections` as /metrics says it now."""
+    metrics = subprocess.run(["curl", "-s", base + "/metrics"], capture_output=True, text=True, check=True).stdout
+    return next(int(line.split()[1]) for line in metrics.splitlines() if line.startswith("ratings_open_connections "))
+
+
 def erasure_stall(binary, database, work, label, seconds=12):
     """10,000 ratings of one rater erased while other raters write: how long the erasure takes
     and the slowest of the other writes meanwhile."""
@@ -240,9 +316,13 @@ def main():
     parser.add_argument("--soak-seconds", type=int, default=300, help="90/10 soak length; 0 skips it")
     parser.add_argument("--quick", action="store_true",
                         help="one round of 5 s each; no scaling, soak, 1,000,000-item database or PostgreSQL")
+    parser.add_argument("--attacks", action="store_true",
+                        help="only the attacks (JSON bodies, unread pipelined answers): bench/results/DATE-attacks.json")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.seconds, args.soak_seconds = 1, 5, 0
+    if args.attacks:
+        return attacks_only(args)
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -261,6 +341,8 @@ def main():
         if not args.quick:
             log("scaling with connections")
             report["scaling"] = scaling(server)
+        log("attacks: JSON bodies, unread pipelined answers")
+        report["attacks"] = attacks(args.binary, work, args.runs, args.seconds)
         if args.soak_seconds:
             log(f"90/10 soak for {args.soak_seconds} s")
             report["soak"] = soak(server, args.soak_seconds)
@@ -276,6 +358,24 @@ def main():
     out_dir = os.path.join(BENCH, "results")
     os.makedirs(out_dir, exist_ok=True)
     out = new_result_path(out_dir, report["date"], "quick" if args.quick else "full")
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    subprocess.run(["python3", os.path.join(BENCH, "report.py"), out], check=True)
+    print(f"\nwritten to {os.path.relpath(out, ROOT)}")
+
+
+def attacks_only(args):
+    work = tempfile.mkdtemp(prefix="ratings-bench-")
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    report = {"command": "scripts/bench.sh --attacks", "commit": commit, "date": time.strftime("%Y-%m-%d"),
+              "machine": machine(), "runs": args.runs, "seconds": args.seconds}
+    try:
+        log("attacks: JSON bodies, unread pipelined answers")
+        report["attacks"] = attacks(args.binary, work, args.runs, args.seconds)
+    finally:
+        subprocess.run(["rm", "-rf", work])
+    out = new_result_path(os.path.join(BENCH, "results"), report["date"], "attacks")
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")

@@ -37,7 +37,9 @@ class Server:
         self.log_file = open(log_path, "w")
         started = time.monotonic()
         self.process = subprocess.Popen(
-            ["taskset", "-c", cpu, binary, "serve", "--port", "0", "--database", database, *extra],
+            # Every client of the benchmark has the address 127.0.0.1, as behind a proxy.
+            ["taskset", "-c", cpu, binary, "serve", "--port", "0", "--database", database,
+             "--max-connections-per-address", "0", *extra],
             stdout=self.log_file, stderr=subprocess.STDOUT)
         self.port = None
         deadline = started + 600
@@ -99,7 +101,7 @@ def _scripts_folder():
 _RUN_NUMBERS = itertools.count()
 
 
-def wrk_command(url, connections, seconds, script, run):
+def wrk_command(url, connections, seconds, script, run, env_extra=None):
     report = os.path.join(BENCH, "wrk-report.lua")
     path = report
     if script:
@@ -111,7 +113,7 @@ def wrk_command(url, connections, seconds, script, run):
         path = combined.name
     # The run id becomes part of rater ids (bench/put-ratings.lua): identifier characters, unique
     # within this process (whose servers it outlives), and short like the ids the C reference writes.
-    env = {**os.environ, "BENCH_RUN": re.sub(r"[^A-Za-z0-9]", "", f"{run}{next(_RUN_NUMBERS)}")}
+    env = {**os.environ, **(env_extra or {}), "BENCH_RUN": re.sub(r"[^A-Za-z0-9]", "", f"{run}{next(_RUN_NUMBERS)}")}
     return ["taskset", "-c", LOAD_CPU, "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path, url], env
 
 
@@ -122,9 +124,9 @@ def wrk_result(output):
     return json.loads(match.group(1))
 
 
-def wrk(url, connections=64, seconds=10, script=None, run="r"):
+def wrk(url, connections=64, seconds=10, script=None, run="r", env_extra=None):
     """One wrk run's figures, with the run id its raters were named after (`bench_run`)."""
-    command, env = wrk_command(url, connections, seconds, script, run)
+    command, env = wrk_command(url, connections, seconds, script, run, env_extra)
     result = wrk_result(subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + 60).stdout)
     result["bench_run"] = env["BENCH_RUN"]
     return result

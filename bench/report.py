@@ -486,9 +486,39 @@ def render(report):
     return "\n".join(lines + ([""] + scaled if scaled else [])) + "\n"
 
 
+def render_attacks(report):
+    """docs/performance.md's attacks part (`scripts/bench.sh --attacks`, or the full run's)."""
+    m, a = report["machine"], report["attacks"]
+    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+             f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
+             f"median of {report['runs']} runs.", "",
+             "One JSON body of 64,000 bytes, three ways, each `PUT` 16 connections at a time and refused without a write:", "",
+             row("body", "answer", "req/s", "p50 ms", "p99 ms", "vs the flat string"), "|---|---:|---:|---:|---:|---:|"]
+    labels = {"flat_string": "a flat string beside `stars` out of range", "members_1024": "1,024 members with long names (the cap)",
+              "members_7900": "7,900 short members (refused at the 1,025th)"}
+    for name, label in labels.items():
+        j = a["json"][name]
+        ratio = "reference" if name == "flat_string" else f"{j['rps'] / a['json']['flat_string']['rps']:.2f}× the req/s"
+        lines.append(row(label, j["status"], rps(j["rps"]), ms(j["p50_ms"]), ms(j["p99_ms"]), ratio))
+    u = a["unread_answers"]
+    before, during = u["probe_before"], u["probe_during"]
+    lines += ["", f"{u['connections']} connections each pipelining {u['pipelined_each']:,} `GET /openapi.yaml` and reading "
+              f"nothing ({u['open_connections_during']} connections open while the probe ran; {u['answered']:,} of "
+              f"{u['connections'] * u['pipelined_each']:,} requests answered), while a probe of 16 connections reads the "
+              "summary `GET`:", "",
+              row("", "server RSS", "probe req/s", "probe p50 ms", "probe p99 ms"), "|---|---:|---:|---:|---:|",
+              row("before the attack", f"{u['rss_before_mib']} MiB", rps(before["rps"]), ms(before["p50_ms"]), ms(before["p99_ms"])),
+              row("during it (peak RSS)", f"{u['rss_peak_during_mib']} MiB", rps(during["rps"]), ms(during["p50_ms"]), ms(during["p99_ms"])),
+              row("during ÷ before", "", f"{during['rps'] / before['rps']:.2f}×", "", f"{during['p99_ms'] / before['p99_ms']:.2f}×")]
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
     summary = "--summary" in sys.argv[1:]
     path = [argument for argument in sys.argv[1:] if argument != "--summary"][0]
     with open(path) as f:
         result = json.load(f)
-    sys.stdout.write(render_summary(result) if summary else render(result))
+    if "reads" not in result:
+        sys.stdout.write(render_attacks(result))
+    else:
+        sys.stdout.write(render_summary(result) if summary else render(result))

@@ -74,3 +74,24 @@ class RenderedResultTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AttacksTests(unittest.TestCase):
+    """The attacks table says what the stored figures say: each JSON ratio is its body's median
+    req/s over the flat string's, and the memory row is the run's own."""
+
+    def test_every_stored_attacks_result_renders_its_own_ratios(self):
+        names = [name for name in os.listdir(RESULTS) if name.endswith("-attacks.json")]
+        self.assertTrue(names, "no attacks result is stored")
+        for name in names:
+            with open(os.path.join(RESULTS, name)) as f:
+                result = json.load(f)
+            attacks, text = result["attacks"], report.render_attacks(result)
+            flat = attacks["json"]["flat_string"]["rps"]
+            for body in ("members_1024", "members_7900"):
+                ratio = attacks["json"][body]["rps"] / flat
+                self.assertAlmostEqual(attacks["json"]["ratios"][body], ratio, places=3)
+                self.assertIn(f"{ratio:.2f}× the req/s", text)
+            unread = attacks["unread_answers"]
+            self.assertIn(f"| {unread['rss_peak_during_mib']} MiB |", text)
+            self.assertAlmostEqual(unread["ratios"]["rps"], unread["probe_during"]["rps"] / unread["probe_before"]["rps"], places=3)

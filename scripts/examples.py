@@ -259,7 +259,7 @@ def readable(summary):
 
 
 def benchmark_tables():
-    """The newest full benchmark result, rendered by bench/report.py."""
+    """The newest full benchmark result and the newest attacks result, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
@@ -267,9 +267,12 @@ def benchmark_tables():
     newest = newest_result(results)
     with open(os.path.join(results, newest)) as f:
         result = json.load(f)
+    with open(os.path.join(results, newest_result(results, "attacks"))) as f:
+        attacks = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
-            "bench-postgresql": ("markdown", report.render_postgresql(result))}
+            "bench-postgresql": ("markdown", report.render_postgresql(result)),
+            "bench-attacks": ("markdown", report.render_attacks(attacks))}
 
 
 BLOCK = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)
