@@ -15,9 +15,10 @@ final class Acceptor: EventSource, @unchecked Sendable {
     private var stopped = false
     /// Sent to connections over the cap, then the socket is closed.
     private static let refusal = ProblemDetails(status: 503, detail: "The server has too many open connections; retry shortly.")
-    /// Refused connections that may linger beyond the cap (so that their clients read the 503):
-    /// a tenth of the cap, at least 64. Past that, a refusal is sent once and the socket closed.
-    private var lingeringRefusals: Int { max(64, shared.configuration.maxConnections / 10) }
+    /// Refused connections that may linger at once (so that their clients read the 503): a tenth
+    /// of the cap, at least 64. Past that, a refusal is sent once and the socket closed, so that
+    /// a flood of refused connections cannot take the places of served ones.
+    private var maxLingeringRefusals: Int { max(64, shared.configuration.maxConnections / 10) }
 
     init(socket: ListeningSocket, loop: EventLoop, shared: Connection.Shared) {
         self.socket = socket
@@ -62,7 +63,7 @@ final class Acceptor: EventSource, @unchecked Sendable {
                 }
             }
             guard case .done(let (fd, peer)) = result else { return }
-            if shared.metrics.openConnections >= shared.configuration.maxConnections {
+            if shared.metrics.servingConnections >= shared.configuration.maxConnections {
                 refuse(fd, peer: peer, Acceptor.refusal)
                 continue
             }
@@ -88,9 +89,9 @@ final class Acceptor: EventSource, @unchecked Sendable {
 
     /// Answers one connection with a 503 refusal, dated like every other response. It lingers
     /// like every refusal, so that a client that already sent its request reads the answer; past
-    /// `lingeringRefusals` beyond the cap, the refusal is sent once and the socket closed at once.
+    /// `maxLingeringRefusals` lingering at once, the refusal is sent once and the socket closed.
     private func refuse(_ fd: Int32, peer: String, _ refusal: ProblemDetails) {
-        if shared.metrics.openConnections < shared.configuration.maxConnections + lingeringRefusals {
+        if shared.metrics.lingeringRefusals < maxLingeringRefusals {
             open(Connection(fd: fd, peer: peer, loop: loop, shared: shared, holdsPeerPlace: false), fd: fd, peer: peer, refusing: refusal)
             return
         }

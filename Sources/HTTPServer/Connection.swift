@@ -56,6 +56,8 @@ final class Connection: EventSource, @unchecked Sendable {
     private let mailbox = Mailbox()
     /// Whether the connection holds one of its peer's `PeerConnections` places, given back at close.
     private let holdsPeerPlace: Bool
+    /// Whether the connection was refused when it opened (counted in `ServerMetrics.lingeringRefusals`).
+    private var isRefusal = false
 
     init(fd: Int32, peer: String, loop: EventLoop, shared: Shared, holdsPeerPlace: Bool) {
         self.fd = fd
@@ -89,6 +91,8 @@ final class Connection: EventSource, @unchecked Sendable {
         loop.connectionOpened()
         shared.metrics.connectionOpened()
         if let refusal {
+            isRefusal = true
+            shared.metrics.refusalStarted()
             perform(machine.refuse(refusal, now: loop.now))
             updateInterest()
         }
@@ -297,6 +301,7 @@ final class Connection: EventSource, @unchecked Sendable {
         Glibc.close(fd)
         loop.connectionClosed()
         shared.metrics.connectionClosed()
+        if isRefusal { shared.metrics.refusalEnded() }
         releasePeerPlace()
         input = []
         output.removeAll(keepingCapacityUpTo: 0)

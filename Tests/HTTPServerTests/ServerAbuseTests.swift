@@ -162,6 +162,23 @@ struct ServerAbuseTests {
         }
     }
 
+    @Test("refused connections lingering for their 503 do not take the places of served ones")
+    func refusalsDoNotTakePlaces() async throws {
+        try await withTestServer(handler: echoHandler, configure: { $0.maxConnections = 10; $0.maxConnectionsPerAddress = 2 }) { port, server in
+            let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
+            let refused = try (0..<20).map { _ in try RawHTTPClient(port: port) }
+            for client in refused { #expect(try client.readResponse().status == 503) }
+            #expect(server.metrics.openConnections >= 12, "the refusals still linger")
+            // Other addresses get every place the cap leaves: 8 more, two from each, all served.
+            let others = try (0..<8).map { try RawHTTPClient(port: port, from: "127.0.0.\(2 + $0 / 2)") }
+            for (index, client) in others.enumerated() {
+                client.send("GET /other-\(index) HTTP/1.1\nHost: t\n\n")
+                #expect(try client.readResponse().status == 200, "connection \(index) from another address")
+            }
+            _ = held
+        }
+    }
+
     @Test("a refused client still sending its request can finish and read the 503, not a reset", arguments: ["cap", "address"])
     func refusalLingers(limit: String) async throws {
         try await withTestServer(handler: echoHandler, configure: {
