@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // IO: PostgreSQL storage of ratings, for any number of replicas on one database.
-        .target(name: "PostgresStore", dependencies: ["RatingsCore", "CLibPQ", "Locking"],
+        .target(name: "PostgresStore", dependencies: ["RatingsCore", "CLibPQ", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
         .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,

@@ -15,8 +15,8 @@ protocol EventSource: AnyObject {
 
 /// One thread running an epoll loop. Each connection belongs to exactly one loop and is touched
 /// only on its thread, so connection state needs no locks. Other threads reach a loop only
-/// through `execute`, which queues a task and wakes the loop through an eventfd; the loop's own
-/// thread queues with `executeLocally`, which costs neither a lock nor a system call.
+/// through `execute`, which queues a task and wakes the loop through an eventfd; an answer given
+/// on the loop's own thread waits in `answerLater`, which costs neither a lock nor a system call.
 // Safe: all stored state except `remoteTasks` (behind a lock) and the descriptors is confined to
 // the loop thread; `threadID` is written once, before the loop runs.
 final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {

@@ -134,8 +134,7 @@ final class PostgresConnection {
     private func failure(_ kind: PostgresError.Kind, _ operation: String) -> PostgresError {
         if kind == .connection { isBroken = true }
         let message = PQerrorMessage(handle).map { String(cString: $0) } ?? "unknown"
-        return PostgresError(kind: kind, sqlstate: "", operation: operation,
-                             message: message.trimmingCharacters(in: "\n "))
+        return PostgresError(kind: kind, sqlstate: "", operation: operation, message: message)
     }
 }
 
@@ -145,15 +144,6 @@ enum Monotonic {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let last = text.last, set.contains(last) { text = text.dropLast() }
-        while let first = text.first, set.contains(first) { text = text.dropFirst() }
-        return String(text)
     }
 }
 

@@ -1,3 +1,4 @@
+import ASCIIKit
 public import RatingsCore
 
 /// A failed PostgreSQL call: what kind of failure, the SQLSTATE when the server sent one, what
@@ -56,11 +57,7 @@ public struct PostgresError: StorageFailure, Sendable, Equatable {
 
     /// The first non-empty line of `message`, trimmed.
     static func firstLine(of message: String) -> String {
-        let lines = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
-        let first = lines.first { !$0.allSatisfy { $0 == " " || $0 == "\t" } } ?? ""
-        return String(first.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).lazy.map { $0.trimmingSpacesAndTabs() }.first { !$0.isEmpty } ?? ""
     }
 
-    /// Whether the connection can no longer be used.
-    var breaksConnection: Bool { kind != .server }
 }

@@ -12,9 +12,6 @@ final class PostgresResult {
 
     var rowCount: Int { Int(PQntuples(handle)) }
 
-    /// Rows changed by an INSERT, UPDATE or DELETE.
-    var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
-
     func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
 
     /// A column as text; "" for NULL or for a row or column that does not exist.

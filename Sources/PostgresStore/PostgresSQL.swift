@@ -12,9 +12,6 @@ enum PostgresSQL {
 
     static let selectItem = "SELECT \(summaryColumns) FROM items WHERE item_id = $1"
 
-    /// Several items at once; the caller puts them back in the order asked.
-    static let selectItems = "SELECT item_id, \(summaryColumns) FROM items WHERE item_id = ANY ($1::text[])"
-
     /// A rating with its item's scale, read in one statement so both come from one snapshot.
     static let selectRatingWithScale = """
         SELECT r.stars, r.updated_at_ms, i.max_rating FROM ratings AS r JOIN items AS i USING (item_id)

@@ -76,10 +76,6 @@ final class ReadConnection {
         return RankingPage(items: page, next: items.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
     }
 
-    func summary(of item: ItemID, defaultScale: Scale) throws(SQLiteError) -> ItemSummary {
-        try row(of: item)?.summary(of: item) ?? .empty(item, on: defaultScale)
-    }
-
     /// The item's row, nil when it has none.
     func row(of item: ItemID) throws(SQLiteError) -> SummaryRow? {
         try selectItem.summaryRow { () throws(SQLiteError) in try selectItem.bind(1, item.rawValue) }

@@ -1,3 +1,5 @@
+import ASCIIKit
+
 /// One language's plural rules in CLDR syntax, deciding which form a number takes.
 ///
 /// A rule is `or`-ed `and` chains of relations such as `n % 100 = 3..10` or `i = 1 and v = 0`
@@ -37,7 +39,7 @@ public struct PluralRules: Sendable {
 
     /// The condition part of a CLDR rule: everything before its samples.
     static func conditionText(_ source: String) -> String {
-        String(source.prefix { $0 != "@" }).trimmingSpaces()
+        String(source.prefix { $0 != "@" }).trimmingSpacesAndTabs()
     }
 }
 
@@ -45,10 +47,4 @@ public struct PluralRules: Sendable {
 public struct PluralRuleError: Error, Sendable, Equatable {
     public let message: String
     init(_ message: String) { self.message = message }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
 }
