@@ -24,4 +24,7 @@ extension RatingsAPI {
         Route("/metrics", .get { try $0.exposeMetrics($1) }),
         Route("/openapi.yaml", .get { try $0.openAPI($1) }),
     ]
+
+    /// Every route's pattern, for a 404's detail: the table's, so it cannot leave one out.
+    static let servedPaths = routeTable.map(\.pattern.description).joined(separator: ", ")
 }

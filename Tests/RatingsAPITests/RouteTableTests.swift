@@ -36,6 +36,17 @@ struct RouteTableTests {
         #expect(table == documented)
     }
 
+    @Test("a 404's detail names every path of the table, and only those")
+    func notFoundNamesEveryRoute() async throws {
+        try await withAPI { service in
+            let response = service.request("GET", "/v2/nothing")
+            #expect(response.status == 404)
+            let text = detail(response)
+            for route in RatingsAPI.routeTable { #expect(text.contains(route.pattern.description), "\(route.pattern.description) missing from: \(text)") }
+            #expect(text.hasSuffix("The paths served are \(RatingsAPI.routeTable.map(\.pattern.description).joined(separator: ", "))."))
+        }
+    }
+
     @Test("Allow lists the declared methods with HEAD beside GET; HEAD reaches the GET endpoint")
     func allowAndHead() {
         let rating = RatingsAPI.routeTable.first { $0.pattern.description == "/v1/items/{itemId}/ratings/{raterId}" }

@@ -22,6 +22,24 @@ enum ErrorResponse {
 
     static func type(_ slug: String) -> String { "urn:ratings:problem:\(slug)" }
 
+    /// The answer to a request the HTTP layer refused, with this API's problem type for its status
+    /// (each status the HTTP layer refuses with has one meaning there) and the layer's detail.
+    static func refusal(_ refusal: ProblemDetails) -> HTTPResponse {
+        let slug: String
+        switch refusal.status {
+        case 400: slug = "malformed-request"
+        case 408: slug = "request-timeout"
+        case 413: slug = "content-too-large"
+        case 414: slug = "uri-too-long"
+        case 431: slug = "header-fields-too-large"
+        case 501: slug = "not-implemented"
+        case 503: slug = "too-many-connections"
+        case 505: slug = "http-version-not-supported"
+        default: slug = "http-\(refusal.status)"
+        }
+        return ProblemDetails(status: refusal.status, type: type(slug), title: refusal.title, detail: refusal.detail).response
+    }
+
     /// A client-supplied value for an error detail: JSON-quoted and cut to a readable length.
     static func quoted<S: StringProtocol>(_ text: S) -> String {
         let cut = text.count > 140 ? String(text.prefix(140)) + "…" : String(text)
@@ -55,7 +73,7 @@ enum ErrorResponse {
         switch error {
         case let .notFound(path):
             return ProblemDetails(status: 404, type: type("not-found"),
-                                  detail: "No resource at \(path). Paths start with /v1/items, /v1/display, /healthz, /readyz, /metrics or /openapi.yaml.").response
+                                  detail: "No resource at \(path). The paths served are \(RatingsAPI.servedPaths).").response
         case let .methodNotAllowed(method, allow):
             var response = ProblemDetails(status: 405, type: type("method-not-allowed"),
                                           detail: "\(method) is not allowed here; use one of \(allow).").response
