@@ -12,12 +12,14 @@ public struct HTTPHandler: Sendable {
     /// Answers a request, which it takes over (`consuming`): the handler keeps it without a copy,
     /// which would retain each of its fields.
     public let handle: @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void
-    /// Told, on the connection's loop, of a request the server answered itself because it could
-    /// not be read or did not arrive in time (the handler never saw it), for logs and metrics.
-    public let refused: @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> Void
+    /// Renders, on the connection's loop, the answer to a request the server refuses itself: it
+    /// could not be read, did not arrive in time, or came over a connection limit (the handler
+    /// never saw a request). The application gives it its problem type and request id and logs it;
+    /// the server then closes the connection after it. Default: the problem as it is.
+    public let refused: @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse
 
     public init(handle: @escaping @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void,
-                refused: @escaping @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> Void = { _, _ in }) {
+                refused: @escaping @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse = { refusal, _ in refusal.response }) {
         self.handle = handle
         self.refused = refused
     }
@@ -48,9 +50,3 @@ public protocol RequestLoop: AnyObject, Sendable {
     func appendLogLine(_ write: (inout ByteBuffer) -> Void)
 }
 
-extension RequestLoop {
-    /// Runs `task` now when already on the loop, else on the loop soon.
-    public func run(_ task: @escaping @Sendable () -> Void) {
-        if isCurrent { task() } else { execute(task) }
-    }
-}

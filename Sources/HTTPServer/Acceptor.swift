@@ -95,9 +95,9 @@ final class Acceptor: EventSource, @unchecked Sendable {
             open(Connection(fd: fd, peer: peer, loop: loop, shared: shared, holdsPeerPlace: false), fd: fd, peer: peer, refusing: refusal)
             return
         }
-        shared.handler.refused(refusal, RequestEnvironment(peer: peer, loop: loop))
+        let response = shared.handler.refused(refusal, RequestEnvironment(peer: peer, loop: loop))
         var bytes = ByteBuffer()
-        ResponseSerializer.write(refusal.response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
+        ResponseSerializer.write(response, date: loop.date, keepAlive: false, includeBody: true, into: &bytes)
         // Best effort on a fresh socket whose buffer is empty; the peer may already be gone.
         _ = try? syscall("send") { bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
         close(fd)

@@ -201,8 +201,8 @@ final class Connection: EventSource, @unchecked Sendable {
             ResponseSerializer.write(response, date: loop.date, keepAlive: keepAlive, includeBody: includeBody, into: &output)
             flush()
         case .refuse(let problem):
-            shared.handler.refused(problem, environment)
-            ResponseSerializer.write(problem.response, date: loop.date, keepAlive: false, includeBody: true, into: &output)
+            ResponseSerializer.write(shared.handler.refused(problem, environment), date: loop.date, keepAlive: false,
+                                     includeBody: true, into: &output)
             flush()
         case .lingerThenClose:
             // Input still arriving is read and dropped as it arrives (the machine wants it).

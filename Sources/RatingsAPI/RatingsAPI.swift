@@ -32,7 +32,7 @@ public final class RatingsAPI: Sendable {
     /// This API as the server's handler.
     public var handler: HTTPHandler {
         HTTPHandler(handle: { [self] request, environment, respond in handle(request, environment, respond: respond) },
-                    refused: { [middleware] refusal, environment in middleware.accessLog.refused(refusal, environment) })
+                    refused: { [middleware] refusal, environment in middleware.refused(refusal, environment) })
     }
 
     /// Answers one request through `respond`: at once when nothing has to wait, else later on

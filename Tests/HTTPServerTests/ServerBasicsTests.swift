@@ -145,7 +145,12 @@ struct ServerBasicsTests {
     ])
     func malformedRequests(request: String, status: Int) async throws {
         let refusals = Locked<[Int]>([])
-        let handler = HTTPHandler(handle: echoHandler.handle, refused: { problem, _ in refusals.withLock { $0.append(problem.status) } })
+        let handler = HTTPHandler(handle: echoHandler.handle, refused: { problem, _ in
+            refusals.withLock { $0.append(problem.status) }
+            var response = problem.response
+            response.headers.add("x-rendered-by", "handler")
+            return response
+        })
         try await withTestServer(handler: handler) { port, _ in
             let client = try RawHTTPClient(port: port)
             client.send(request)
@@ -155,7 +160,8 @@ struct ServerBasicsTests {
             #expect(response.header("connection") == "close")
             #expect(response.text.contains("\"status\":\(status)"))
             #expect(client.isClosedByServer())
-            #expect(refusals.withLock { $0 } == [status], "the handler is told of the refusal, for its log")
+            #expect(refusals.withLock { $0 } == [status], "the handler is asked for the refusal's answer, once")
+            #expect(response.header("x-rendered-by") == "handler", "the handler's answer is the one sent")
         }
     }
 

@@ -102,3 +102,18 @@ struct ServiceOverSocketTests {
         }
     }
 }
+
+@Suite("A request that does not arrive in time, wired as in production")
+struct RequestTimeoutOverSocketTests {
+    @Test("a head that stops arriving is 408 with the API's problem type and a request id")
+    func headTimeout() async throws {
+        try await withRatingsService(configureServer: { $0.limits.headTimeoutSeconds = 0.5 }) { service in
+            let client = try RawHTTPClient(port: service.port)
+            client.send("GET /v1/items/i HTTP/1.1\nHost: t\n", crlf: true)
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(object(response)["type"] as? String == "urn:ratings:problem:request-timeout")
+            #expect(response.header("x-request-id")?.isEmpty == false)
+        }
+    }
+}

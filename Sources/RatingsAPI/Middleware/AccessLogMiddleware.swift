@@ -43,10 +43,12 @@ struct AccessLogMiddleware: Middleware {
         }
     }
 
-    /// Logs a request the server refused before any handler saw it (it could not be read).
-    func refused(_ refusal: ProblemDetails, _ environment: RequestEnvironment) {
+    /// Logs a request the server refused before any handler saw it (it could not be read), with
+    /// the id its answer carries.
+    func refused(_ refusal: ProblemDetails, requestID: String?, _ environment: RequestEnvironment) {
         environment.loop.appendLogLine { line in
-            write(peer: environment.peer, nil, status: refusal.status, bytes: refusal.json.utf8.count, micros: 0, into: &line)
+            write(peer: environment.peer, nil, refusedID: requestID, status: refusal.status, bytes: refusal.json.utf8.count, micros: 0,
+                  into: &line)
         }
     }
 
@@ -76,7 +78,7 @@ struct AccessLogMiddleware: Middleware {
     /// One line for the request of `context` (nil: one no handler saw). The request's parts are
     /// read through the context where they are written, rather than gathered first: a tuple of
     /// them retained and released each of its strings on every request.
-    private func write(peer: String, _ context: RequestContext?, status: Int, bytes: Int, micros: Int,
+    private func write(peer: String, _ context: RequestContext?, refusedID: String? = nil, status: Int, bytes: Int, micros: Int,
                        into line: inout ByteBuffer) {
         switch format {
         case .text:
@@ -105,7 +107,7 @@ struct AccessLogMiddleware: Middleware {
             line.append("us id=" as StaticString)
             switch context {
             case .some(let context): line.append(context.requestID)
-            case .none: line.append(UInt8(ascii: "-"))
+            case .none: line.append(refusedID ?? "-")
             }
         case .json:
             var now = ByteBuffer()
@@ -120,7 +122,8 @@ struct AccessLogMiddleware: Middleware {
             json.key("status"); json.integer(status)
             json.key("bytes"); json.integer(bytes)
             json.key("durationMicros"); json.integer(micros)
-            json.key("requestId"); if let context { json.string(context.requestID) } else { json.null() }
+            json.key("requestId")
+            if let id = context?.requestID ?? refusedID { json.string(id) } else { json.null() }
             json.endObject()
             line.append(json.bytes)
         }

@@ -27,6 +27,15 @@ final class MiddlewareChain: Sendable {
         try conditionalGET.request(context)
     }
 
+    /// The answer to a request the server refused before any handler saw it: the API's problem
+    /// type, a new request id on it and in its access-log line.
+    func refused(_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse {
+        var response = ErrorResponse.refusal(refusal)
+        response.requestID = requestID.id(from: nil)
+        accessLog.refused(refusal, requestID: response.requestID, environment)
+        return response
+    }
+
     /// On the way out, innermost first.
     func response(_ context: RequestContext, _ response: inout HTTPResponse) {
         conditionalGET.response(context, &response)
