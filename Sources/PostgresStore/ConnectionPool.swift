@@ -17,11 +17,12 @@ final class ConnectionPool: Sendable {
     private let configuration: PostgresConfiguration
     private let jobs = WorkQueue<Job>()
     private let workers = Locked<[JoinableThread]>([])
-    /// When the last connection attempt failed, and why; requests fail at once for a moment after.
-    private let lastFailure = Locked<(at: Double, error: PostgresError)?>(nil)
+    /// Whether a connection may be attempted now, after failures; shared by every worker.
+    private let backoff: Locked<ReconnectBackoff>
 
     init(_ configuration: PostgresConfiguration) throws {
         self.configuration = configuration
+        backoff = Locked(ReconnectBackoff(base: configuration.reconnectPauseSeconds, cap: configuration.reconnectMaxPauseSeconds))
         for index in 0..<max(1, configuration.poolSize) {
             do {
                 let worker = try JoinableThread.start(name: "postgres-\(index + 1)") { [self] in work() }
@@ -76,11 +77,9 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// A new connection with the session's settings, unless an attempt failed a moment ago.
+    /// A new connection with the session's settings, unless attempts failed a moment ago.
     private func connect(now: Double, deadline: Double) -> Result<PostgresConnection, PostgresError> {
-        if let failure = lastFailure.withLock({ $0 }), now - failure.at < configuration.reconnectPauseSeconds {
-            return .failure(failure.error)
-        }
+        if let refusal = backoff.withLock({ $0.refusal(at: now) }) { return .failure(refusal) }
         do {
             let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings", deadline: deadline)
             // Server-side limits behind the client's own deadline: no statement or lock wait runs
@@ -90,10 +89,11 @@ final class ConnectionPool: Sendable {
                 SET lock_timeout = \(Int(configuration.requestTimeoutSeconds * 1000));
                 SET idle_in_transaction_session_timeout = 60000
                 """, deadline: deadline)
-            lastFailure.withLock { $0 = nil }
+            backoff.withLock { $0.succeeded() }
             return .success(connection)
         } catch {
-            lastFailure.withLock { $0 = (Monotonic.seconds(), error) }
+            let jitter = Double.random(in: 0.5...1)
+            backoff.withLock { $0.failed(error, at: Monotonic.seconds(), jitter: jitter) }
             return .failure(error)
         }
     }

@@ -12,8 +12,13 @@ public struct PostgresConfiguration: Sendable {
     /// an answer leaves within the 5 seconds the service promises.
     public var requestTimeoutSeconds = 4.5
     /// After a failed connection attempt, requests fail at once for this long instead of each
-    /// trying again (and waiting) while the database is down. Default 0.25 s.
+    /// trying again (and waiting) while the database is down; the pause doubles with each further
+    /// failure in a row, up to `reconnectMaxPauseSeconds`, with jitter (`ReconnectBackoff`).
+    /// Default 0.25 s.
     public var reconnectPauseSeconds = 0.25
+    /// The longest pause between connection attempts while the database stays down. Default 4 s,
+    /// so a replica notices a database that is back within a few seconds.
+    public var reconnectMaxPauseSeconds = 4.0
     /// Times a transaction is retried after a serialization failure or a deadlock. Default 5.
     public var maxRetries = 5
     /// The Bayesian ranking's prior and weight; the stored scores follow them. Every replica on
