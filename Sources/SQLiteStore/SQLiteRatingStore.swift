@@ -1,3 +1,4 @@
+import Glibc
 public import RatingsCore
 
 /// Settings of the SQLite store, with the defaults the service runs on.
@@ -8,6 +9,13 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var busyTimeoutMilliseconds: Int32 = 5_000
     /// How many idle read connections are kept (one per event loop is what a server uses).
     public var maxIdleReaders: Int = 4
+    /// How many reads run at once, each on a connection and a thread of its own; more wait their
+    /// turn. Default twice the cores, at least 4: reads are short, and a slow disk then costs a
+    /// bounded number of threads rather than one per waiting request.
+    public var maxReaders = max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// How long a read waits for its turn before it fails with a storage error (503), as a
+    /// PostgreSQL request waits for a connection. Default 4.5 s, within the 5 s the service promises.
+    public var readQueueTimeoutSeconds = 4.5
     /// How often the WAL is checkpointed beside the writer, in milliseconds.
     public var checkpointIntervalMilliseconds = 100
     /// About how many items' rows are kept in memory for reads; 0 turns the cache off. Only a store
@@ -56,7 +64,8 @@ public final class SQLiteRatingStore: RatingStore {
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
         readers = ReaderPool(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
-                             maxIdle: configuration.maxIdleReaders)
+                             maxIdle: configuration.maxIdleReaders, maxReaders: configuration.maxReaders,
+                             queueTimeoutSeconds: configuration.readQueueTimeoutSeconds)
     }
 
     /// The migrations of `migrations/sqlite/` this binary carries, in order.
