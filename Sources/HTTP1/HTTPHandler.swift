@@ -1,24 +1,32 @@
 public import ASCIIKit
 
 /// The one thing the server knows of the application: a request goes in with the environment it
-/// arrived in, and exactly one response comes out through `respond`, on any thread, now or later.
+/// arrived in, and exactly one response comes out: returned at once, or later through `respond`.
 /// The server adds `Date`, `Content-Length` and `Connection` and drops the body for HEAD; it
 /// changes nothing else in the response.
 public struct HTTPHandler: Sendable {
-    /// Delivers the one response to a request. It takes the response over (`consuming`), so the
-    /// middleware can add a field on the way out without copying the fields already there.
+    /// Delivers a later response. It takes the response over (`consuming`), so the application
+    /// can add a field on the way out without copying the fields already there.
     public typealias Respond = @Sendable (consuming HTTPResponse) -> Void
+
+    /// What `handle` returns: the response, which goes straight to the connection, or word that
+    /// it comes later, through `respond`, once and once only, from any thread after `handle` has
+    /// returned (a response on another thread reaches the connection's loop in one hop).
+    public enum Answer: Sendable {
+        case now(HTTPResponse)
+        case later
+    }
 
     /// Answers a request, which it takes over (`consuming`): the handler keeps it without a copy,
     /// which would retain each of its fields.
-    public let handle: @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void
+    public let handle: @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Answer
     /// Renders, on the connection's loop, the answer to a request the server refuses itself: it
     /// could not be read, did not arrive in time, or came over a connection limit (the handler
     /// never saw a request). The application gives it its problem type and request id and logs it;
     /// the server then closes the connection after it. Default: the problem as it is.
     public let refused: @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse
 
-    public init(handle: @escaping @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Void,
+    public init(handle: @escaping @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Answer,
                 refused: @escaping @Sendable (_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse = { refusal, _ in refusal.response }) {
         self.handle = handle
         self.refused = refused

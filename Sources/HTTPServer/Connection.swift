@@ -37,7 +37,7 @@ final class Connection: EventSource, @unchecked Sendable {
     private let shared: Shared
     private let environment: RequestEnvironment
     // Unchecked exclusivity, safe: this state is touched only on the loop's thread, and never
-    // from inside the handler (answers continue after it returns), so no two accesses can
+    // from inside the handler (a later answer arrives after it returns), so no two accesses can
     // overlap; the runtime check cost about a dozen calls on every request.
     @exclusivity(unchecked) private var machine: ConnectionStateMachine
     @exclusivity(unchecked) private var input: [UInt8] = []
@@ -48,9 +48,9 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Whether the last read stopped before the socket was empty (see the type's comment).
     @exclusivity(unchecked) private var inputLeftUnread = false
     @exclusivity(unchecked) private var isOpen = true
-    /// The handler's answer, waiting for the handler to return (see `EventLoop.answerLater`).
-    @exclusivity(unchecked) private var answer: HTTPResponse?
-    /// Where the handler delivers each answer, from any thread; set once, at the end of `init`.
+    /// Whether the handler is running now: an answer it gives through `respond` meanwhile waits.
+    @exclusivity(unchecked) private var insideHandler = false
+    /// Where the handler delivers a later answer, from any thread; set once, at the end of `init`.
     @exclusivity(unchecked) private var respond: HTTPHandler.Respond = { _ in }
     /// This connection from when it opens until it closes, for `respond`.
     private let mailbox = Mailbox()
@@ -72,11 +72,10 @@ final class Connection: EventSource, @unchecked Sendable {
         // answer that arrives after the connection is gone is dropped; the loop it holds strongly,
         // so a late answer can still reach it.
         respond = { [mailbox, loop = loop as EventLoop] response in
-            // Answers always continue once the handler has returned, never inside it.
-            if loop.isCurrent {
-                guard let connection = mailbox.connection else { return }
-                connection.answer = consume response // moved, not copied: a copy retains its fields
-                loop.answerLater(connection)
+            // A later answer given on the loop goes straight to the connection; from another thread
+            // (or, against the contract, from inside the handler) it takes one hop to the loop.
+            if loop.isCurrent, let connection = mailbox.connection, !connection.insideHandler {
+                connection.responseArrived(response)
             } else {
                 loop.execute { mailbox.connection?.responseArrived(response) }
             }
@@ -193,7 +192,13 @@ final class Connection: EventSource, @unchecked Sendable {
         case .none:
             break
         case .dispatch(let request):
-            shared.handler.handle(request, environment, respond)
+            insideHandler = true
+            let answer = shared.handler.handle(request, environment, respond)
+            insideHandler = false
+            // An answer now goes straight on: the reading loop that dispatched goes on after it.
+            if case .now(let response) = consume answer {
+                perform(machine.responseReady(response, hasBufferedInput: buffered > 0, now: loop.now))
+            }
         case .sendContinue:
             output.append(ResponseSerializer.continueBytes)
             flush()
@@ -212,12 +217,6 @@ final class Connection: EventSource, @unchecked Sendable {
         case .close:
             close()
         }
-    }
-
-    /// Writes the answer the handler gave on this thread (see `EventLoop.answerLater`).
-    func writeAnswer() {
-        guard let response = answer.take() else { return }
-        responseArrived(response)
     }
 
     private func responseArrived(_ response: consuming HTTPResponse) {

@@ -15,8 +15,7 @@ protocol EventSource: AnyObject {
 
 /// One thread running an epoll loop. Each connection belongs to exactly one loop and is touched
 /// only on its thread, so connection state needs no locks. Other threads reach a loop only
-/// through `execute`, which queues a task and wakes the loop through an eventfd; an answer given
-/// on the loop's own thread waits in `answerLater`, which costs neither a lock nor a system call.
+/// through `execute`, which queues a task and wakes the loop through an eventfd.
 // Safe: all stored state except `remoteTasks` (behind a lock) and the descriptors is confined to
 // the loop thread; `threadID` is written once, before the loop runs.
 final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
@@ -31,11 +30,6 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     // the loop's thread reaches it, and none of it is handed out while a task or handler runs.
     /// Tasks from other threads swapped out of `remoteTasks`, kept to reuse their storage.
     @exclusivity(unchecked) private var remoteBatch: [@Sendable () -> Void] = []
-    /// Connections whose handler answered on this thread, to be written once the handler has
-    /// returned (at the end of that connection's events); two lists swapped, so queueing
-    /// allocates nothing once they have grown.
-    @exclusivity(unchecked) private var answered: [Connection] = []
-    @exclusivity(unchecked) private var answering: [Connection] = []
     @exclusivity(unchecked) private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()
@@ -117,10 +111,6 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
         logBuffer.append(UInt8(ascii: "\n"))
     }
 
-    /// Queues `connection`, whose handler has just answered on this thread, to write the answer
-    /// once the handler has returned (never inside it). Only on the loop's thread.
-    func answerLater(_ connection: Connection) { answered.append(connection) }
-
     // MARK: Watching descriptors
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, ...), delivering them to `source`.
@@ -193,10 +183,6 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
                     continue
                 }
                 sources[fd]?.handle(events: events[i].events)
-                // Out as soon as its connection's turn ends, not after every other ready
-                // connection's: with 64 ready at once, the first answer would otherwise wait
-                // for the other 63 requests to be handled.
-                writeAnswers()
             }
             runTasks()
             if now - lastTick >= Double(EventLoop.tickMilliseconds) / 1000 {
@@ -223,18 +209,7 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
             let ranRemote = !remoteBatch.isEmpty
             for task in remoteBatch { task() }
             remoteBatch.removeAll(keepingCapacity: true)
-            writeAnswers()
             if !ranRemote { return }
-        }
-    }
-
-    /// Writes the answers handlers gave on this thread since the last call.
-    private func writeAnswers() {
-        // Writing an answer may start the next pipelined request, whose answer queues again.
-        while !answered.isEmpty {
-            swap(&answered, &answering)
-            for connection in answering { connection.writeAnswer() }
-            answering.removeAll(keepingCapacity: true)
         }
     }
 

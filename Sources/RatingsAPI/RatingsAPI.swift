@@ -1,11 +1,11 @@
 public import HTTP1
 public import RatingsCore
 
-/// The ratings API v1. A request turns through one path: the route table finds its route and
-/// path parameters, the middleware (request id, access log, metrics, conditional GET) wraps
-/// it, and the route's endpoint answers it through the store; every error becomes problem+json
-/// in one place (`ErrorResponse`). It sees storage only through `RatingStore` and the server
-/// only through `HTTPHandler`.
+/// The ratings API v1. A request turns through one path: its id is decided, the route table finds
+/// its route and path parameters, the middleware (access log, metrics, conditional GET) wraps it,
+/// and the route's endpoint returns its reply through the store; every error becomes problem+json
+/// in one place (`ErrorResponse`). It sees storage only through `RatingStore` and the server only
+/// through `HTTPHandler`.
 public final class RatingsAPI: Sendable {
     let store: any RatingStore
     let configuration: APIConfiguration
@@ -16,47 +16,77 @@ public final class RatingsAPI: Sendable {
     /// Displays asked for before, rendered once per value, scale and language.
     let displayRenderings = DisplayRenderings(capacity: 1_024)
     let router = Router(routes: RatingsAPI.routeTable)
-    private let middleware: MiddlewareChain
+    let requestIDs = RequestIDs()
+    private let accessLog: AccessLogMiddleware
+    /// The steps around every request, outermost first: the access log sees the answer as it
+    /// leaves (a 304 included), the metrics count it, and conditional GET turns a matching
+    /// answer into a 304.
+    private let middleware: [any Middleware]
 
     public init(store: any RatingStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
         services = APIServices(configuration)
         metrics = APIMetrics(routePatterns: router.routes.map(\.pattern.description))
-        middleware = MiddlewareChain(requestID: RequestIDMiddleware(),
-                                     accessLog: AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock),
-                                     metrics: MetricsMiddleware(metrics: metrics),
-                                     conditionalGET: ConditionalGETMiddleware())
+        accessLog = AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock)
+        middleware = [accessLog, MetricsMiddleware(metrics: metrics), ConditionalGETMiddleware()]
     }
 
     /// This API as the server's handler.
     public var handler: HTTPHandler {
-        HTTPHandler(handle: { [self] request, environment, respond in handle(request, environment, respond: respond) },
-                    refused: { [middleware] refusal, environment in middleware.refused(refusal, environment) })
+        HTTPHandler(handle: { [self] request, environment, respond in answer(request, environment, later: respond) },
+                    refused: { [self] refusal, environment in refused(refusal, environment) })
     }
 
-    /// Answers one request through `respond`: at once when nothing has to wait, else later on
-    /// the request's loop.
+    /// Answers one request through `respond`, now or later: for callers without a connection
+    /// (tests, tools); the server takes `answer`'s result instead.
     public func handle(_ request: consuming HTTPRequest, _ environment: RequestEnvironment, respond: @escaping HTTPHandler.Respond) {
+        if case .now(let response) = answer(request, environment, later: respond) { respond(response) }
+    }
+
+    /// Answers one request: the response now when the reply is ready, else `.later`, and the
+    /// response through `later` once the store has answered, always on the request's loop after
+    /// this has returned (the one hop a pending reply takes).
+    func answer(_ request: consuming HTTPRequest, _ environment: RequestEnvironment, later: @escaping HTTPHandler.Respond) -> HTTPHandler.Answer {
         let target = RequestTarget(request.target)
         // A path whose escapes do not decode matches no route; `dispatch` says why.
         let routeIndex = target.pathDecodes ? router.match(target) : nil
+        let requestID = requestIDs.id(from: request.headers["x-request-id"])
         let context = RequestContext(
             request: request, target: target, environment: environment,
             route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern) },
-            requestID: "", started: configuration.clock.monotonicSeconds(), services: services,
-            middleware: middleware, deliver: respond)
-        do {
-            try middleware.request(context)
-        } catch {
-            return context.respond(context.fail(error))
+            requestID: requestID, started: configuration.clock.monotonicSeconds(), services: services)
+        switch through(0, context) {
+        case .now(var response):
+            response.requestID = requestID
+            return .now(response)
+        case .later(let pending):
+            pending.start { result in
+                // Always through the loop, even from it (a store answering from memory): the
+                // answer then never arrives while `answer` is still running.
+                environment.loop.execute {
+                    var response: HTTPResponse
+                    switch result {
+                    case .success(let rendered): response = rendered
+                    case .failure(let error): response = context.fail(error)
+                    }
+                    response.requestID = requestID
+                    later(response)
+                }
+            }
+            return .later
         }
-        dispatch(context)
+    }
+
+    /// The middleware from `index` inwards, then the endpoint.
+    private func through(_ index: Int, _ context: RequestContext) -> Reply {
+        guard index < middleware.count else { return dispatch(context) }
+        return middleware[index].handle(context) { through(index + 1, $0) }
     }
 
     /// The innermost step: the route's endpoint for the method, or the 400, 404 or 405 that
-    /// says why there is none.
-    private func dispatch(_ context: RequestContext) {
+    /// says why there is none; an error it throws becomes its problem response, now.
+    private func dispatch(_ context: RequestContext) -> Reply {
         do {
             guard let index = context.routeIndex else {
                 guard context.target.pathDecodes else {
@@ -68,10 +98,19 @@ public final class RatingsAPI: Sendable {
             guard let endpoint = router.routes[index].endpoint(for: context.request.method) else {
                 throw APIError.methodNotAllowed(method: context.request.method, allow: router.routes[index].allow)
             }
-            try endpoint(self, context)
+            return try endpoint(self, context)
         } catch {
-            context.respond(context.fail(error))
+            return .now(context.fail(error))
         }
+    }
+
+    /// The answer to a request the server refused before any handler saw it: the API's problem
+    /// type, a new request id on it and in its access-log line.
+    private func refused(_ refusal: ProblemDetails, _ environment: RequestEnvironment) -> HTTPResponse {
+        var response = ErrorResponse.refusal(refusal)
+        response.requestID = requestIDs.id(from: nil)
+        accessLog.refused(refusal, requestID: response.requestID, environment)
+        return response
     }
 
     /// Every route of the table, for tests that hold it against the OpenAPI document.

@@ -15,21 +15,22 @@ let echoHandler = HTTPHandler { request, environment, respond in
     switch request.target {
     case "/42k":
         mediumRequestsAnswered.withLock { $0 += 1 }
-        respond(HTTPResponse(status: 200, headers: HTTPHeaders([("x-n", request.headers["x-n"] ?? "-")]),
-                             body: [UInt8](repeating: UInt8(ascii: "m"), count: 42 * 1024)))
+        return .now(HTTPResponse(status: 200, headers: HTTPHeaders([("x-n", request.headers["x-n"] ?? "-")]),
+                                 body: [UInt8](repeating: UInt8(ascii: "m"), count: 42 * 1024)))
     case "/slow":
         slowRequestsReceived.withLock { $0 += 1 }
         OwnThread.run(afterMilliseconds: 500) {
             respond(HTTPResponse(status: 200, body: Array("slow done".utf8)))
         }
+        return .later
     case "/big":
-        respond(HTTPResponse(status: 200, body: [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)))
+        return .now(HTTPResponse(status: 200, body: [UInt8](repeating: UInt8(ascii: "x"), count: 4 * 1024 * 1024)))
     case "/etag":
-        respond(HTTPResponse(status: 200, headers: HTTPHeaders([("etag", "\"v1\"")]), body: Array("tagged".utf8)))
+        return .now(HTTPResponse(status: 200, headers: HTTPHeaders([("etag", "\"v1\"")]), body: Array("tagged".utf8)))
     case "/close":
-        respond(HTTPResponse(status: 200, headers: HTTPHeaders([("connection", "close")]), body: Array("bye".utf8)))
+        return .now(HTTPResponse(status: 200, headers: HTTPHeaders([("connection", "close")]), body: Array("bye".utf8)))
     default:
         let text = "\(request.method) \(request.target) body=\(request.body.count) peer=\(environment.peer)"
-        respond(HTTPResponse(status: 200, body: Array(text.utf8)))
+        return .now(HTTPResponse(status: 200, body: Array(text.utf8)))
     }
 }

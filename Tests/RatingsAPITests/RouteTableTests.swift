@@ -52,7 +52,7 @@ struct RouteTableTests {
         let rating = RatingsAPI.routeTable.first { $0.pattern.description == "/v1/items/{itemId}/ratings/{raterId}" }
         #expect(rating?.allow == "GET, HEAD, PUT, DELETE")
         #expect(rating?.endpoint(for: "HEAD") != nil && rating?.endpoint(for: "POST") == nil)
-        #expect(rating?.pattern.parameterNames == ["itemId", "raterId"])
+        #expect(rating?.pattern.parameters == [.itemId, .raterId])
     }
 
     @Test("patterns match whole segments and capture parameters in path order")
@@ -60,8 +60,8 @@ struct RouteTableTests {
         func matches(_ pattern: RoutePattern, _ path: String) -> Bool { pattern.matches(RequestTarget(path)) }
         let pattern = RoutePattern("/v1/items/{itemId}/ratings/{raterId}")
         #expect(matches(pattern, "/v1/items/a/ratings/b"))
-        #expect(pattern.position(of: "itemId") == 2 && pattern.position(of: "raterId") == 4)
-        #expect(pattern.position(of: "other") == nil)
+        #expect(pattern.position(of: .itemId) == 2 && pattern.position(of: .raterId) == 4)
+        #expect(RoutePattern("/v1/items/{itemId}").position(of: .raterId) == nil)
         // Literals are compared as they decode.
         #expect(matches(pattern, "/v1/%69tems/a/ratings/b") && !matches(pattern, "/v1/%69tem/a/ratings/b"))
         #expect(!matches(pattern, "/v1/items/a/ratings"))

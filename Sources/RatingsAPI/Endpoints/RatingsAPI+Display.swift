@@ -3,7 +3,7 @@ import RatingsCore
 
 /// `/v1/display`: how any value looks on any scale; nothing is stored.
 extension RatingsAPI {
-    func display(_ context: RequestContext) throws {
+    func display(_ context: RequestContext) throws -> Reply {
         let language = try context.language()
         let scale = try Scale(maxRating: context.target.integer("max", in: Scale.allowed, default: configuration.defaultScale.maxRating))
         let given = context.target.rawQueryValue("value")
@@ -15,6 +15,6 @@ extension RatingsAPI {
         guard let text = PercentDecoding.decode(raw) else {
             throw APIError.invalidQuery("value has a malformed percent-escape.")
         }
-        context.respond(displayRenderings.response(for: try DecimalInput.parse(text, on: scale), on: scale, in: language))
+        return .now(displayRenderings.response(for: try DecimalInput.parse(text, on: scale), on: scale, in: language))
     }
 }

@@ -8,36 +8,38 @@ extension RatingsAPI {
     /// Most ids one batch may ask for.
     static let maxBatch = 100
 
-    func readSummary(_ context: RequestContext) throws {
+    func readSummary(_ context: RequestContext) throws -> Reply {
         let language = try context.language()
-        let item = try ItemID(context.parameter("itemId"))
+        let item = try ItemID(context.parameter(.itemId))
+        let defaultScale = configuration.defaultScale
         // At once from the store's memory when it can vouch for it, else once it has read.
-        if let summary = store.cachedSummary(of: item, defaultScale: configuration.defaultScale) {
-            return context.respond(summaryResponse(summary, in: language))
+        if let summary = store.cachedSummary(of: item, defaultScale: defaultScale) {
+            return .now(summaryResponse(summary, in: language))
         }
-        store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { [self] summary in
+        return .store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { [self] summary in
             summaryResponse(summary, in: language)
-        })
+        }
     }
 
     private func summaryResponse(_ summary: ItemSummary, in language: WireLanguage) -> HTTPResponse {
         renderings.rendering(of: summary, in: language).response
     }
 
-    func readSummaries(_ context: RequestContext) throws {
+    func readSummaries(_ context: RequestContext) throws -> Reply {
         let language = try context.language()
         let items = try Self.batchIDs(context.target.rawQueryValues("ids"))
         let rater = try context.target.single("rater", rule: "rater names one rater, as a path identifier (or me with a token)")
             .map { try services.access.batchRater($0, caller: context.identity()) }
-        if rater == nil, let summaries = store.cachedSummaries(of: items, defaultScale: configuration.defaultScale) {
-            return context.respond(summaryList(summaries, in: language))
+        let defaultScale = configuration.defaultScale
+        if rater == nil, let summaries = store.cachedSummaries(of: items, defaultScale: defaultScale) {
+            return .now(summaryList(summaries, in: language))
         }
-        store.summaries(of: items, rater: rater, defaultScale: configuration.defaultScale, completion: context.reply { [self] listings in
+        return .store({ [store] in store.summaries(of: items, rater: rater, defaultScale: defaultScale, completion: $0) }) { [self] listings in
             guard rater == nil else {
                 return Responses.representation(in: language) { wire, json in wire.listingsWithStars(listings, into: &json) }
             }
             return summaryList(listings.map(\.summary), in: language)
-        })
+        }
     }
 
     /// A list of summaries without a rater's stars: every entry is a summary rendered before, so
@@ -106,17 +108,17 @@ extension RatingsAPI {
         }
     }
 
-    func configure(_ context: RequestContext) throws {
+    func configure(_ context: RequestContext) throws -> Reply {
         try services.access.requireAdmin(context.identity())
         let language = try context.language()
-        let item = try ItemID(context.parameter("itemId"))
+        let item = try ItemID(context.parameter(.itemId))
         let scale: Scale
         switch try RequestBody.integerMember("maxRating", of: RequestBody.json(context.request)) {
         case .integer(let maxRating): scale = try Scale(maxRating: maxRating)
         case .other(let given): throw RatingError.scaleOutOfRange(given: given)
         }
-        store.configure(ConfigureRequest(item: item, scale: scale), completion: context.reply { outcome in
+        return .store({ [store] in store.configure(ConfigureRequest(item: item, scale: scale), completion: $0) }) { outcome in
             Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }
-        })
+        }
     }
 }

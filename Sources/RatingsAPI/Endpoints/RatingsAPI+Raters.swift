@@ -7,8 +7,8 @@ extension RatingsAPI {
     static let pageLimits = (range: 1...100, standard: 20)
 
     /// `GET /v1/raters/{raterId}/ratings`: newest first, ties by item id, cursor pages.
-    func listRatings(_ context: RequestContext) throws {
-        let rater = try services.access.account(context.parameter("raterId"), caller: context.identity())
+    func listRatings(_ context: RequestContext) throws -> Reply {
+        let rater = try services.access.account(context.parameter(.raterId), caller: context.identity())
         let language = try context.language()
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
         let position = try cursor(context, .raterRatings, boundTo: rater.rawValue).map { bytes in
@@ -16,21 +16,21 @@ extension RatingsAPI {
             return position
         }
         let seal = CursorSeal(secret: store.cursorSecret)
-        store.ratings(by: rater, after: position, limit: limit, defaultScale: configuration.defaultScale,
-                      completion: context.reply { page in
+        let defaultScale = configuration.defaultScale
+        return .store({ [store] in store.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in
             let next = page.next.map { seal.seal(.raterRatings, boundTo: rater.rawValue, position: CursorBytes.raterPosition($0)) }
             return Responses.representation(in: language) { $0.raterPage(page, nextCursor: next, into: &$1) }
-        })
+        }
     }
 
     /// `DELETE /v1/raters/{raterId}`: every rating of the rater removed, each item's aggregates
     /// with it, in one transaction.
-    func eraseRater(_ context: RequestContext) throws {
-        let rater = try limited(services.access.account(context.parameter("raterId"), caller: context.identity()))
-        store.erase(rater, completion: context.reply { [metrics] cleared in
+    func eraseRater(_ context: RequestContext) throws -> Reply {
+        let rater = try limited(services.access.account(context.parameter(.raterId), caller: context.identity()))
+        return .store({ [store] in store.erase(rater, completion: $0) }) { [metrics] cleared in
             metrics.ratingsCleared(cleared)
             return Responses.json(200) { WireFormat.erased(rater, cleared: cleared, into: &$0) }
-        })
+        }
     }
 
     /// The refusal of a cursor the server did not issue.

@@ -3,45 +3,47 @@ import RatingsCore
 
 /// One rater's rating: read, submit or replace, clear.
 extension RatingsAPI {
-    func readRating(_ context: RequestContext) throws {
-        let rater = try services.access.rater(context.parameter("raterId"), caller: context.identity())
+    func readRating(_ context: RequestContext) throws -> Reply {
+        let rater = try services.access.rater(context.parameter(.raterId), caller: context.identity())
         let language = try context.language()
-        let item = try ItemID(context.parameter("itemId"))
-        store.rating(of: item, by: rater, defaultScale: configuration.defaultScale, completion: context.reply { rating in
+        let item = try ItemID(context.parameter(.itemId))
+        let defaultScale = configuration.defaultScale
+        return .store({ [store] in store.rating(of: item, by: rater, defaultScale: defaultScale, completion: $0) }) { rating in
             guard let rating else { throw RatingError.ratingNotFound(item: item, rater: rater) }
             return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
-        })
-    }
-
-    func submit(_ context: RequestContext) throws {
-        let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
-        let language = try context.language()
-        let item = try ItemID(context.parameter("itemId"))
-        switch try RequestBody.integerMember("stars", of: RequestBody.json(context.request)) {
-        case .integer(let stars):
-            let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: configuration.defaultScale,
-                                           nowMilliseconds: services.clock.wallMilliseconds())
-            store.submit(submission, completion: context.reply { [metrics] outcome in
-                metrics.ratingsWritten()
-                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
-            })
-        case .other(let given):
-            // The allowed range depends on the item, so read its scale to name the range.
-            store.summary(of: item, defaultScale: configuration.defaultScale, completion: context.reply { summary in
-                throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
-            })
         }
     }
 
-    func clear(_ context: RequestContext) throws {
-        let rater = try limited(services.access.rater(context.parameter("raterId"), caller: context.identity()))
+    func submit(_ context: RequestContext) throws -> Reply {
+        let rater = try limited(services.access.rater(context.parameter(.raterId), caller: context.identity()))
         let language = try context.language()
-        let item = try ItemID(context.parameter("itemId"))
+        let item = try ItemID(context.parameter(.itemId))
+        let defaultScale = configuration.defaultScale
+        switch try RequestBody.integerMember("stars", of: RequestBody.json(context.request)) {
+        case .integer(let stars):
+            let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: defaultScale,
+                                           nowMilliseconds: services.clock.wallMilliseconds())
+            return .store({ [store] in store.submit(submission, completion: $0) }) { [metrics] outcome in
+                metrics.ratingsWritten()
+                return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
+            }
+        case .other(let given):
+            // The allowed range depends on the item, so read its scale to name the range.
+            return .store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
+                throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
+            }
+        }
+    }
+
+    func clear(_ context: RequestContext) throws -> Reply {
+        let rater = try limited(services.access.rater(context.parameter(.raterId), caller: context.identity()))
+        let language = try context.language()
+        let item = try ItemID(context.parameter(.itemId))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        store.clear(request, completion: context.reply { [metrics] outcome in
+        return .store({ [store] in store.clear(request, completion: $0) }) { [metrics] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
-        })
+        }
     }
 
     /// Lets a rater's write through the rate limit, or refuses it with 429.

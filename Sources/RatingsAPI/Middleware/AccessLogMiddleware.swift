@@ -4,8 +4,9 @@ import JSON
 import Locking
 
 /// Writes one access-log line per answered request, in text or JSON, to the loop's log buffer
-/// (written out at the end of the loop's turn, so many lines cost one write).
-struct AccessLogMiddleware: Middleware {
+/// (written out at the end of the loop's turn, so many lines cost one write). Outermost, so it
+/// logs the answer as it leaves, a `304` included.
+final class AccessLogMiddleware: Middleware {
     let format: LogFormat
     let clock: any APIClock
     /// The time as RFC 3339 text, formatted once per millisecond however many lines share it.
@@ -34,12 +35,15 @@ struct AccessLogMiddleware: Middleware {
         return (milliseconds, text)
     }
 
-    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
-        let micros = Int(context.seconds * 1_000_000)
-        let status = response.status
-        context.environment.loop.appendLogLine { line in
-            write(peer: context.environment.peer, context, status: status, bytes: bytes, micros: micros, into: &line)
+    func handle(_ context: RequestContext, next: (RequestContext) -> Reply) -> Reply {
+        next(context).map { [self] response in
+            let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
+            let micros = Int(context.elapsedSeconds() * 1_000_000)
+            let status = response.status
+            context.environment.loop.appendLogLine { line in
+                write(peer: context.environment.peer, context, status: status, bytes: bytes, micros: micros, into: &line)
+            }
+            return response
         }
     }
 

@@ -1,11 +1,16 @@
 import HTTP1
 
 /// Counts every answered request by route pattern, method and status, with its duration.
-struct MetricsMiddleware: Middleware {
+final class MetricsMiddleware: Middleware {
     let metrics: APIMetrics
 
-    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        metrics.record(route: context.routeIndex, method: context.request.method, status: response.status,
-                       seconds: context.seconds)
+    init(metrics: APIMetrics) { self.metrics = metrics }
+
+    func handle(_ context: RequestContext, next: (RequestContext) -> Reply) -> Reply {
+        next(context).map { [metrics] response in
+            metrics.record(route: context.routeIndex, method: context.request.method, status: response.status,
+                           seconds: context.elapsedSeconds())
+            return response
+        }
     }
 }

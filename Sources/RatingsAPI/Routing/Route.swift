@@ -1,8 +1,8 @@
 import HTTP1
 
-/// Answers one routed request through an API method: it calls the context's `respond` exactly
-/// once, on the request's loop, or throws an error that becomes its problem response.
-typealias Endpoint = @Sendable (RatingsAPI, RequestContext) throws -> Void
+/// Answers one routed request through an API method: it returns the reply (a response now, or a
+/// store call and its rendering), or throws an error that becomes its problem response.
+typealias Endpoint = @Sendable (RatingsAPI, RequestContext) throws -> Reply
 
 /// One resource of the API, declared once: its path pattern and the endpoint of each method.
 /// `HEAD` is answered by the `GET` endpoint (the server drops the body), and `Allow` lists

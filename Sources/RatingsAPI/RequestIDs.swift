@@ -1,11 +1,11 @@
 import ASCIIKit
-import HTTP1
 import Synchronization
 
-/// Gives every request an id and puts it on the response's `X-Request-ID`: the client's own when
-/// it sent 1 to 128 visible ASCII characters, otherwise a new one, unique per process (a random
-/// 32-bit prefix chosen at start and a counter, both in hexadecimal).
-final class RequestIDMiddleware: Middleware {
+/// Decides every request's id, before anything else sees the request: the client's own
+/// `X-Request-ID` when it sent 1 to 128 visible ASCII characters, otherwise a new one, unique per
+/// process (a random 32-bit prefix chosen at start and a counter, both in hexadecimal). Every
+/// answer carries it, and every log line about the request names it.
+final class RequestIDs: Sendable {
     private let prefix: String
     private let counter = Atomic<Int>(0)
 
@@ -14,14 +14,6 @@ final class RequestIDMiddleware: Middleware {
         // Eight digits and a dash, so the first 16.7 million ids (up to six counter digits) fit
         // the 15 bytes a String keeps inline: a generated id then costs no allocation.
         prefix = ASCII.hex(UInt64(generator.next() as UInt32), width: 8) + "-"
-    }
-
-    func request(_ context: RequestContext) {
-        context.requestID = id(from: context.request.headers["x-request-id"])
-    }
-
-    func response(_ context: RequestContext, _ response: inout HTTPResponse) {
-        response.requestID = context.requestID
     }
 
     /// The client's id when acceptable, otherwise a fresh one.

@@ -1,0 +1,34 @@
+import HTTP1
+import RatingsCore
+
+/// What an endpoint (and every middleware around it) answers a request with: a response now, or
+/// a store call with the function that renders its result. An endpoint answers only by
+/// returning one, and the API runs a `later` reply's store call once, with the only completion
+/// there is, so every request gets exactly one answer by type rather than by care.
+enum Reply: Sendable {
+    case now(HTTPResponse)
+    case later(Pending)
+
+    /// A store call and what becomes of its result; `start` is called once, and calls `finish` once.
+    struct Pending: Sendable {
+        let start: @Sendable (_ finish: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void
+    }
+
+    /// Calls the store through `call`, then makes its value a response with `render`; an error of
+    /// either becomes the request's problem response.
+    static func store<Value: Sendable>(_ call: @escaping @Sendable (_ completion: @escaping StoreCompletion<Value>) -> Void,
+                                       render: @escaping @Sendable (Value) throws -> HTTPResponse) -> Reply {
+        .later(Pending { finish in call { result in finish(Result { try render(result.get()) }) } })
+    }
+
+    /// The same reply with `transform` applied to its response once there is one (on the way out
+    /// through a middleware). A `now` reply is transformed at once, without a closure kept.
+    func map(_ transform: @escaping @Sendable (consuming HTTPResponse) -> HTTPResponse) -> Reply {
+        switch self {
+        case .now(let response):
+            return .now(transform(response))
+        case .later(let pending):
+            return .later(Pending { finish in pending.start { result in finish(result.map(transform)) } })
+        }
+    }
+}
