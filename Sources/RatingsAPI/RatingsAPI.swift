@@ -18,10 +18,8 @@ public final class RatingsAPI: Sendable {
     let router = Router(routes: RatingsAPI.routeTable)
     let requestIDs = RequestIDs()
     private let accessLog: AccessLogMiddleware
-    /// The steps around every request, outermost first: the access log sees the answer as it
-    /// leaves (a 304 included), the metrics count it, and conditional GET turns a matching
-    /// answer into a 304.
-    private let middleware: [any Middleware]
+    /// The steps around every request, outermost first (`steps` lists them).
+    private let middleware: Steps
 
     public init(store: any RatingStore, configuration: APIConfiguration) {
         self.store = store
@@ -29,8 +27,19 @@ public final class RatingsAPI: Sendable {
         services = APIServices(configuration)
         metrics = APIMetrics(routePatterns: router.routes.map(\.pattern.description))
         accessLog = AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock)
-        middleware = [accessLog, MetricsMiddleware(metrics: metrics), ConditionalGETMiddleware()]
+        middleware = Self.steps(accessLog: accessLog, metrics: metrics)
     }
+
+    /// The steps around every request, outermost first: the access log sees the answer as it
+    /// leaves (a 304 included), the metrics count it, and conditional GET turns a matching answer
+    /// into a 304. A new step goes into this list, and `Steps` follows it.
+    private static func steps(accessLog: AccessLogMiddleware, metrics: APIMetrics) -> Steps {
+        accessLog
+            .wrapping(MetricsMiddleware(metrics: metrics))
+            .wrapping(ConditionalGETMiddleware())
+    }
+
+    private typealias Steps = Wrapped<Wrapped<AccessLogMiddleware, MetricsMiddleware>, ConditionalGETMiddleware>
 
     /// This API as the server's handler.
     public var handler: HTTPHandler {
@@ -56,7 +65,8 @@ public final class RatingsAPI: Sendable {
             request: request, target: target, environment: environment,
             route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern) },
             requestID: requestID, started: configuration.clock.monotonicSeconds(), services: services)
-        switch through(0, context) {
+        let reply = middleware.handle(context, next: dispatch)
+        switch consume reply {
         case .now(var response):
             response.requestID = requestID
             return .now(response)
@@ -76,12 +86,6 @@ public final class RatingsAPI: Sendable {
             }
             return .later
         }
-    }
-
-    /// The middleware from `index` inwards, then the endpoint.
-    private func through(_ index: Int, _ context: RequestContext) -> Reply {
-        guard index < middleware.count else { return dispatch(context) }
-        return middleware[index].handle(context) { through(index + 1, $0) }
     }
 
     /// The innermost step: the route's endpoint for the method, or the 400, 404 or 405 that

@@ -6,7 +6,7 @@ import Locking
 /// Writes one access-log line per answered request, in text or JSON, to the loop's log buffer
 /// (written out at the end of the loop's turn, so many lines cost one write). Outermost, so it
 /// logs the answer as it leaves, a `304` included.
-final class AccessLogMiddleware: Middleware {
+final class AccessLogMiddleware: OutboundMiddleware {
     let format: LogFormat
     let clock: any APIClock
     /// The time as RFC 3339 text, formatted once per millisecond however many lines share it.
@@ -35,16 +35,14 @@ final class AccessLogMiddleware: Middleware {
         return (milliseconds, text)
     }
 
-    func handle(_ context: RequestContext, next: (RequestContext) -> Reply) -> Reply {
-        next(context).map { [self] response in
-            let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
-            let micros = Int(context.elapsedSeconds() * 1_000_000)
-            let status = response.status
-            context.environment.loop.appendLogLine { line in
-                write(peer: context.environment.peer, context, status: status, bytes: bytes, micros: micros, into: &line)
-            }
-            return response
+    func outbound(_ response: consuming HTTPResponse, _ context: RequestContext) -> HTTPResponse {
+        let bytes = context.request.method == "HEAD" || response.forbidsBody ? 0 : response.body.count
+        let micros = Int(context.elapsedSeconds() * 1_000_000)
+        let status = response.status
+        context.environment.loop.appendLogLine { line in
+            write(peer: context.environment.peer, context, status: status, bytes: bytes, micros: micros, into: &line)
         }
+        return response
     }
 
     /// Logs a request the server refused before any handler saw it (it could not be read), with

@@ -20,15 +20,4 @@ enum Reply: Sendable {
                                        render: @escaping @Sendable (Value) throws -> HTTPResponse) -> Reply {
         .later(Pending { finish in call { result in finish(Result { try render(result.get()) }) } })
     }
-
-    /// The same reply with `transform` applied to its response once there is one (on the way out
-    /// through a middleware). A `now` reply is transformed at once, without a closure kept.
-    func map(_ transform: @escaping @Sendable (consuming HTTPResponse) -> HTTPResponse) -> Reply {
-        switch self {
-        case .now(let response):
-            return .now(transform(response))
-        case .later(let pending):
-            return .later(Pending { finish in pending.start { result in finish(result.map(transform)) } })
-        }
-    }
 }
