@@ -49,11 +49,13 @@ let package = Package(
         // Routes, wire types and error mapping; sees storage only through RatingStore.
         .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
+        // The service assembled: the API over a store behind the HTTP server, as serve and the tests run it.
+        .target(name: "RatingsApplication", dependencies: ["RatingsAPI", "HTTPServer", "RatingsCore"], swiftSettings: strict),
         // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256, JWK Sets, issuer and audience.
         .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit", "Locking"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
+                          dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
                           swiftSettings: strict, plugins: ["EmbedFiles"]),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
@@ -61,7 +63,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit", "JSON"],
+        .target(name: "TestSupport", dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit", "JSON"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["ASCIIKit", "JSON"], swiftSettings: strict),

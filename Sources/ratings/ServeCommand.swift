@@ -1,6 +1,7 @@
 import Glibc
 import HTTPServer
 import RatingsAPI
+import RatingsApplication
 import RatingsCore
 
 /// What `ratings serve` runs with, read from its flags and environment.
@@ -86,10 +87,8 @@ enum ServeCommand {
         }
         var serverConfiguration = settings.server
         serverConfiguration.errorLog = { errors.write($0) }
-        let serverMetrics = ServerMetrics()
         var apiConfiguration = APIConfiguration(languages: languages)
         apiConfiguration.defaultScale = settings.defaultScale
-        apiConfiguration.openConnections = { serverMetrics.openConnections }
         apiConfiguration.identityVerifier = settings.security.verifier
         apiConfiguration.writeLimiter = settings.security.limiter
         apiConfiguration.logFormat = settings.logFormat
@@ -98,8 +97,7 @@ enum ServeCommand {
         apiConfiguration.errorLog = { errors.writeFormatted($0) }
         apiConfiguration.errorLogThrottle = errors.throttle
         for note in settings.security.notes { errors.write(note.text, level: note.level) }
-        let api = RatingsAPI(store: store, configuration: apiConfiguration)
-        let server = HTTPServer(configuration: serverConfiguration, handler: api.handler, metrics: serverMetrics)
+        let server = RatingsApplication.make(store: store, api: apiConfiguration, server: serverConfiguration).server
         let format = settings.logFormat
         server.drainOnTerminationSignals { signal in
             say("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining", format: format)

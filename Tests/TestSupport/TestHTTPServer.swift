@@ -10,13 +10,22 @@ public func withTestServer<T>(
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (_ port: Int, _ server: HTTPServer) async throws -> T
 ) async throws -> T {
+    try await withTestServer(configure: configure, serving: { HTTPServer(configuration: $0, handler: handler, metrics: metrics) }, body)
+}
+
+/// The same for a server `serving` makes from the test's configuration (the whole service, say).
+public func withTestServer<T>(
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    serving: (ServerConfiguration) -> HTTPServer,
+    _ body: (_ port: Int, _ server: HTTPServer) async throws -> T
+) async throws -> T {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.eventLoops = 2
     configuration.accessLogFD = open("/dev/null", O_WRONLY)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler, metrics: metrics)
+    let server = serving(configuration)
     let port = try server.start()
     defer {
         server.beginDrain()

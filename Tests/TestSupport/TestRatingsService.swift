@@ -2,6 +2,7 @@ public import HTTPServer
 public import RatingsAPI
 public import RatingsCore
 public import SQLiteStore
+import RatingsApplication
 
 /// The whole service in-process, wired exactly as `ratings serve` wires it: a real SQLite file
 /// in a fresh directory, the API over it, our server on `127.0.0.1:0`. For the tests that are
@@ -30,15 +31,12 @@ public func withRatingsService<T>(defaultMaxRating: Int = 5, verifier: (any Iden
     storeConfiguration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     storeConfiguration.claimsFile = true
     let store = try SQLiteRatingStore(storeConfiguration)
-    let metrics = ServerMetrics()
     var configuration = APIConfiguration(languages: try LanguageCatalog.bundled())
     configuration.defaultScale = try Scale(maxRating: defaultMaxRating)
-    configuration.openConnections = { metrics.openConnections }
     configuration.errorLog = { _ in }
     configuration.identityVerifier = verifier
     configuration.writeLimiter = writeLimiter
-    let api = RatingsAPI(store: store, configuration: configuration)
-    return try await withTestServer(handler: api.handler, metrics: metrics, configure: configureServer) { port, server in
+    return try await withTestServer(configure: configureServer, serving: { RatingsApplication.make(store: store, api: configuration, server: $0).server }) { port, server in
         try await body(TestService(port: port, databasePath: path, server: server, store: store))
     }
 }
