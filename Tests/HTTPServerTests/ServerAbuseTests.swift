@@ -118,16 +118,7 @@ struct ServerAbuseTests {
             let count = 600 // 25 MB of answers, ten times what the kernel buffers and the limit hold
             // Sent from another thread while this one reads: the server stops reading requests
             // while answers wait, so a single thread sending them all first could block for ever.
-            let requests = Array((0..<count).map { "GET /42k HTTP/1.1\r\nHost: t\r\nX-N: \($0)\r\n\r\n" }.joined().utf8)
-            let fd = reader.fd
-            Thread {
-                var offset = 0
-                while offset < requests.count {
-                    let sent = requests.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-                    if sent <= 0 { return }
-                    offset += sent
-                }
-            }.start()
+            reader.sendFromAnotherThread(Array((0..<count).map { "GET /42k HTTP/1.1\r\nHost: t\r\nX-N: \($0)\r\n\r\n" }.joined().utf8))
             for index in 0..<count {
                 if index % 50 == 0 { try await Task.sleep(for: .milliseconds(20)) }
                 let response = try reader.readResponse()

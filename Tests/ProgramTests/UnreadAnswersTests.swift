@@ -10,20 +10,6 @@ private func residentKiB(_ pid: Int32) -> Int {
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 
-/// Sends `bytes` on `fd` from a thread of its own, as a client that writes all its requests
-/// before reading any answer: the server stops reading such a client, so this thread may wait
-/// in `send` until the test reads, or until the connection closes.
-private func sendFromAnotherThread(_ bytes: [UInt8], on fd: Int32) {
-    Thread {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
-            offset += sent
-        }
-    }.start()
-}
-
 private func pipelined(_ count: Int, id prefix: String) -> [UInt8] {
     Array((0..<count).map { "GET /openapi.yaml HTTP/1.1\r\nHost: t\r\nX-Request-ID: \(prefix)-\($0)\r\n\r\n" }.joined().utf8)
 }
@@ -43,7 +29,7 @@ struct UnreadAnswersTests {
         // Never read: the server answers until the kernel's buffers and its own limit are full,
         // then reads no more of this client's requests.
         let greedy = try RawHTTPClient(port: port)
-        sendFromAnotherThread(pipelined(5_000, id: "unread"), on: greedy.fd)
+        greedy.sendFromAnotherThread(pipelined(5_000, id: "unread"))
         // Answered so far, by the access log (written every 50 ms): settled once it stops growing.
         func answeredSoFar() -> Int { server.stdout.components(separatedBy: "id=unread-").count - 1 }
         var answered = 0
@@ -60,7 +46,7 @@ struct UnreadAnswersTests {
 
         // Read slowly, in pieces, with pauses: every answer arrives, in the order asked.
         let slow = try RawHTTPClient(port: port)
-        sendFromAnotherThread(pipelined(5_000, id: "slow"), on: slow.fd)
+        slow.sendFromAnotherThread(pipelined(5_000, id: "slow"))
         var inOrder = 0
         for index in 0..<5_000 {
             if index % 100 == 0 { try await Task.sleep(for: .milliseconds(10)) }

@@ -78,6 +78,21 @@ public final class RawHTTPClient {
         return true
     }
 
+    /// Sends `bytes` from a thread of its own, as a client that writes all its requests before
+    /// reading any answer: a server that stops reading such a client would block a send made
+    /// here until the test reads. The thread ends when all is sent or the connection closes.
+    public func sendFromAnotherThread(_ bytes: [UInt8]) {
+        let fd = fd
+        Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }.start()
+    }
+
     /// Sends text, with `\n` turned into CRLF when `crlf` is true.
     @discardableResult
     public func send(_ text: String, crlf: Bool = true) -> Bool {
