@@ -1,35 +1,66 @@
 /// The life of one HTTP/1.1 connection as a pure state machine, in the manner of SwiftNIO's
 /// `HTTPServerPipelineHandler`: the IO shell feeds it events (bytes read, a response ready, the
-/// output flushed, the peer's end of input, a drain, a clock tick) and carries out the one action
-/// each event returns. Every event is answered in every state; an event that cannot apply to the
-/// current state (a response when no request is in flight, say) is answered with `.none`, on
-/// purpose, and the tests hold each of those answers.
+/// output written or blocked, the peer's end of input, a drain, a clock tick) and carries out the
+/// one action each event returns. What exists only in some states lives in those states' cases
+/// (whether an answer is still being written, whether `100 Continue` went out); what is true of
+/// the connection in every state (the peer's end of input, the server's drain) is an enum of its
+/// own beside them. An event that cannot happen in the current state (a response with no request
+/// in flight, say) is answered with `.none` and recorded in `impossibleEvents`, which the tests
+/// and the shell's debug builds require to stay empty.
 ///
 /// Pipelining follows RFC 9112 §9.3.2: while a request is handled, later requests wait unread in
 /// the shell's buffer, which is also the backpressure. Output is bounded too: while more than
 /// `HTTPLimits.maxUnsentOutputBytes` of answers wait for a client that does not read them, no
 /// further request is read or parsed, and output that makes no progress for the write timeout
-/// closes the connection in every state. An error answer ends with a lingering
-/// close (RFC 9112 §9.6), so unread request bytes do not turn the close into a reset that would
-/// destroy the answer.
+/// closes the connection in every state. An error answer ends with a lingering close (RFC 9112
+/// §9.6), so unread request bytes do not turn the close into a reset that would destroy the answer.
 public struct ConnectionStateMachine: Sendable {
+    /// Whether an answer of ours is still being written.
+    public enum Output: Sendable, Equatable {
+        /// Everything queued has been written.
+        case flushed
+        /// An answer is queued; `unsent` bytes were left at the last write the socket would not
+        /// take whole (0 until one has not).
+        case pending(unsent: Int)
+
+        var unsent: Int {
+            if case .pending(let unsent) = self { return unsent }
+            return 0
+        }
+    }
+
     /// Where the connection stands.
     public enum State: Sendable, Equatable {
         /// Between requests: no byte of the next one has arrived.
-        case idle
+        case idle(Output)
         /// Part of a request head has arrived.
-        case readingHead
+        case readingHead(Output)
         /// The head is in and its body is arriving; `continueSent` once `100 Continue` went out.
-        case readingBody(continueSent: Bool)
+        case readingBody(continueSent: Bool, Output)
         /// The handler has the request; later bytes wait unread.
-        case handling(includeBody: Bool, keepAlive: Bool)
-        /// The last response is queued; the connection closes once it is written.
-        case closingAfterResponse
+        case handling(includeBody: Bool, keepAlive: Bool, Output)
+        /// The last answer is being written (`unsent` as in `Output.pending`); the connection
+        /// closes once it is out.
+        case closingAfterResponse(unsent: Int)
         /// Half-closed after the last response; input is read and dropped until the peer closes
         /// or the linger time ends.
         case lingering
         /// Nothing more happens.
         case closed
+    }
+
+    /// Whether the peer may still send.
+    public enum Input: Sendable, Equatable {
+        case open
+        /// A read returned end of file: the peer sends nothing more.
+        case ended
+    }
+
+    /// Whether the server takes new requests.
+    public enum Admission: Sendable, Equatable {
+        case accepting
+        /// The server is draining: what has arrived is answered, nothing new is taken.
+        case draining
     }
 
     /// What the shell must do.
@@ -50,17 +81,14 @@ public struct ConnectionStateMachine: Sendable {
         case close
     }
 
-    public private(set) var state = State.idle
+    public private(set) var state = State.idle(.flushed)
+    public private(set) var input = Input.open
+    public private(set) var admission = Admission.accepting
     /// When the current state times out, on the shell's monotonic clock (seconds).
     public private(set) var deadline: Double
-    /// Whether a response is queued and not yet fully written.
-    public private(set) var outputPending = false
-    /// Bytes of queued output the socket would not take at the last write (0 once all is out).
-    public private(set) var unsentOutput = 0
-    /// Whether the server is draining: answer what has arrived, accept nothing new.
-    public private(set) var draining = false
-    /// Whether the peer has closed its side (read returned end of file).
-    public private(set) var inputEnded = false
+    /// Events that cannot happen in the state they arrived in, each named with that state. The
+    /// shell never sends one; a test or a debug build that sees one here has found a bug.
+    public private(set) var impossibleEvents: [String] = []
 
     private var parser: HTTPRequestParser
     private let limits: HTTPLimits
@@ -73,17 +101,27 @@ public struct ConnectionStateMachine: Sendable {
         deadline = now + limits.idleTimeoutSeconds
     }
 
+    /// Whether an answer is queued and not yet fully written.
+    public var outputPending: Bool {
+        switch state {
+        case .idle(let output), .readingHead(let output), .readingBody(_, let output), .handling(_, _, let output):
+            return output != .flushed
+        case .closingAfterResponse: return true
+        case .lingering, .closed: return false
+        }
+    }
+
     // MARK: Events
 
     /// Bytes are waiting in the shell's buffer (`input` starts at the first unread byte). Returns
     /// how many the shell may drop from its buffer, and what to do.
     public mutating func read(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
         switch state {
-        case .idle, .readingHead, .readingBody:
+        case .idle(let output), .readingHead(let output), .readingBody(_, let output):
             // A client that does not read its answers gets no more of them (RFC 9112 §9.3.2 lets
             // a server stop reading; the write deadline ends the connection if it never reads).
-            guard !outputBacklogged else { return (0, .none) }
-            return parse(input, now: now)
+            guard !backlogged(output) else { return (0, .none) }
+            return parse(input, output: output, now: now)
         case .handling:
             return (0, .none) // pipelined: the next request waits until this response is queued
         case .closingAfterResponse, .lingering, .closed:
@@ -95,36 +133,44 @@ public struct ConnectionStateMachine: Sendable {
     /// a later request are already waiting (they are answered even when the peer has closed its
     /// side or the server is draining).
     public mutating func responseReady(_ response: consuming HTTPResponse, hasBufferedInput: Bool, now: Double) -> Action {
-        guard case .handling(let includeBody, let clientKeepsAlive) = state else { return .none }
+        guard case .handling(let includeBody, let clientKeepsAlive, let output) = state else {
+            return impossible("a response with no request in flight")
+        }
         // Requests that arrived before the peer closed its side, or before a drain, are answered.
-        let noMoreRequests = (inputEnded || draining) && !hasBufferedInput
+        let noMoreRequests = (input == .ended || admission == .draining) && !hasBufferedInput
         let keepAlive = clientKeepsAlive && !response.headers.contains(token: "close", in: "connection") && !noMoreRequests
-        outputPending = true
         if keepAlive {
             // The write deadline until the answer is out; the idle one starts when it is.
-            enter(.idle, until: now + limits.writeTimeoutSeconds)
+            enter(.idle(.pending(unsent: output.unsent)), until: now + limits.writeTimeoutSeconds)
         } else {
-            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+            enter(.closingAfterResponse(unsent: output.unsent), until: now + limits.writeTimeoutSeconds)
         }
         return .send(response, keepAlive: keepAlive, includeBody: includeBody)
     }
 
     /// Everything queued has been written to the socket.
     public mutating func outputFlushed(hasBufferedInput: Bool, now: Double) -> Action {
-        outputPending = false
-        unsentOutput = 0
         switch state {
         case .closingAfterResponse:
             enter(.lingering, until: now + lingerSeconds)
             return .lingerThenClose
-        case .idle where (draining || inputEnded) && !hasBufferedInput:
+        case .idle(.pending) where (admission == .draining || input == .ended) && !hasBufferedInput:
             enter(.closed, until: now)
             return .close
-        case .idle:
-            deadline = now + limits.idleTimeoutSeconds
+        case .idle(.pending):
+            enter(.idle(.flushed), until: now + limits.idleTimeoutSeconds)
             return .none
-        default:
+        case .readingHead(.pending):
+            state = .readingHead(.flushed)
             return .none
+        case .readingBody(let continueSent, .pending):
+            state = .readingBody(continueSent: continueSent, .flushed)
+            return .none
+        case .handling(let includeBody, let keepAlive, .pending):
+            state = .handling(includeBody: includeBody, keepAlive: keepAlive, .flushed)
+            return .none
+        case .idle(.flushed), .readingHead(.flushed), .readingBody(_, .flushed), .handling(_, _, .flushed), .lingering, .closed:
+            return impossible("output written with none queued")
         }
     }
 
@@ -133,56 +179,72 @@ public struct ConnectionStateMachine: Sendable {
     /// write timeout (a slow reader is served, as with nginx's `send_timeout`); output that stands
     /// still for the write timeout closes it at the next tick.
     public mutating func outputBlocked(remaining: Int, sent: Int, now: Double) {
-        guard outputPending else { return } // nothing of ours is queued: an event from a confused shell
-        unsentOutput = remaining
-        guard sent > 0 else { return }
+        let blocked = Output.pending(unsent: remaining)
         switch state {
-        case .idle, .closingAfterResponse:
-            deadline = now + limits.writeTimeoutSeconds
-        case .readingHead, .readingBody, .handling, .lingering, .closed:
-            break // their own deadline governs: the request's arrival, the handler, the linger
+        case .idle(.pending):
+            state = .idle(blocked)
+            if sent > 0 { deadline = now + limits.writeTimeoutSeconds }
+        case .closingAfterResponse:
+            state = .closingAfterResponse(unsent: remaining)
+            if sent > 0 { deadline = now + limits.writeTimeoutSeconds }
+        // Their own deadline governs: the request's arrival, the handler.
+        case .readingHead(.pending):
+            state = .readingHead(blocked)
+        case .readingBody(let continueSent, .pending):
+            state = .readingBody(continueSent: continueSent, blocked)
+        case .handling(let includeBody, let keepAlive, .pending):
+            state = .handling(includeBody: includeBody, keepAlive: keepAlive, blocked)
+        case .idle(.flushed), .readingHead(.flushed), .readingBody(_, .flushed), .handling(_, _, .flushed), .lingering, .closed:
+            _ = impossible("a blocked write with none queued")
         }
     }
-
-    /// Whether so much output waits unread that no further request may be read.
-    private var outputBacklogged: Bool { unsentOutput > limits.maxUnsentOutputBytes }
 
     /// The server turns the connection away before reading any of it (too many connections): the
     /// refusal is written, then the connection lingers like every other refusal, so that a client
     /// that had already sent its request reads the answer rather than a reset.
     public mutating func refuse(_ problem: ProblemDetails, now: Double) -> Action {
-        guard state == .idle, !outputPending else { return .none } // only a connection nothing has happened on
-        enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
-        outputPending = true
+        guard state == .idle(.flushed) else { return impossible("a refusal of a connection already in use") }
+        enter(.closingAfterResponse(unsent: 0), until: now + limits.writeTimeoutSeconds)
         return .refuse(problem)
     }
 
     /// The peer closed its side of the connection (a read returned end of file).
     public mutating func peerClosedInput(now: Double) -> Action {
-        inputEnded = true
+        guard input == .open else { return impossible("the peer's end of input, again") }
+        input = .ended
         switch state {
-        case .idle where outputPending:
-            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
+        case .idle(.pending(let unsent)), .readingHead(.pending(let unsent)), .readingBody(_, .pending(let unsent)):
+            // No request will complete; the answers already queued are still written.
+            enter(.closingAfterResponse(unsent: unsent), until: now + limits.writeTimeoutSeconds)
             return .none
-        case .idle, .readingHead, .readingBody, .lingering:
+        case .idle(.flushed), .readingHead(.flushed), .readingBody(_, .flushed), .lingering:
             // Nothing to answer: no request, or one that will never be complete.
             enter(.closed, until: now)
             return .close
-        case .handling, .closingAfterResponse, .closed:
+        case .handling, .closingAfterResponse:
             return .none // the answer is still written; the connection closes after it
+        case .closed:
+            return impossible("the peer's end of input after the close")
         }
     }
 
-    /// The server stops taking requests: a connection with no complete request head closes now;
-    /// one with a request under way closes after its answer. `hasBufferedInput` as above.
+    /// The server stops taking requests: a connection with no complete request head closes now
+    /// (once the answers already queued are written); one with a request under way closes after
+    /// its answer. `hasBufferedInput` as above.
     public mutating func drain(hasBufferedInput: Bool, now: Double) -> Action {
-        draining = true
+        guard admission == .accepting else { return impossible("a drain, again") }
+        admission = .draining
         switch state {
-        case .idle where !outputPending && !hasBufferedInput, .readingHead:
+        case .idle(.flushed) where !hasBufferedInput, .readingHead(.flushed):
             enter(.closed, until: now)
             return .close
-        default:
+        case .readingHead(.pending(let unsent)):
+            enter(.closingAfterResponse(unsent: unsent), until: now + limits.writeTimeoutSeconds)
             return .none
+        case .idle, .readingBody, .handling, .closingAfterResponse, .lingering:
+            return .none
+        case .closed:
+            return impossible("a drain after the close")
         }
     }
 
@@ -190,24 +252,23 @@ public struct ConnectionStateMachine: Sendable {
     public mutating func tick(now: Double) -> Action {
         guard now >= deadline else { return .none }
         switch state {
-        case .readingHead, .readingBody:
+        case .readingHead(let output), .readingBody(_, let output):
             // A request that stopped arriving. The head deadline is never extended by later bytes,
             // so a client sending one byte a second still runs out of time (slowloris).
-            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
-            outputPending = true
+            enter(.closingAfterResponse(unsent: output.unsent), until: now + limits.writeTimeoutSeconds)
             return .refuse(ProblemDetails(status: 408, detail: "The request did not arrive in time; send it again on a new connection."))
         case .idle, .handling, .closingAfterResponse, .lingering:
             // Idle too long, a handler or a reader too slow, or the linger time is over.
             enter(.closed, until: now)
             return .close
         case .closed:
-            return .none
+            return .none // the clock goes on; nothing is left to time out
         }
     }
 
     /// A read or write failed (the peer reset the connection, say); nothing more can be done.
     public mutating func ioFailed(now: Double) -> Action {
-        guard state != .closed else { return .none }
+        guard state != .closed else { return impossible("a failed read or write after the close") }
         enter(.closed, until: now)
         return .close
     }
@@ -219,48 +280,65 @@ public struct ConnectionStateMachine: Sendable {
     public func wantsInput(buffered: Int, maxBufferedInput: Int) -> Bool {
         switch state {
         case .closed: return false
-        case .lingering, .closingAfterResponse: return !inputEnded
-        case .idle, .readingHead, .readingBody, .handling: return !inputEnded && buffered < maxBufferedInput && !outputBacklogged
+        case .lingering, .closingAfterResponse: return input == .open
+        case .idle(let output), .readingHead(let output), .readingBody(_, let output), .handling(_, _, let output):
+            return input == .open && buffered < maxBufferedInput && !backlogged(output)
         }
     }
 
     // MARK: Parsing
 
-    private mutating func parse(_ input: UnsafeRawBufferPointer, now: Double) -> (consumed: Int, action: Action) {
-        let (outcome, consumed) = parser.parse(input)
+    private mutating func parse(_ bytes: UnsafeRawBufferPointer, output: Output, now: Double) -> (consumed: Int, action: Action) {
+        let (outcome, consumed) = parser.parse(bytes)
         switch consume outcome {
         case .request(let request):
             let keepAlive = request.head.keepAlive
-            enter(.handling(includeBody: request.method != "HEAD", keepAlive: keepAlive), until: now + limits.writeTimeoutSeconds)
+            enter(.handling(includeBody: request.method != "HEAD", keepAlive: keepAlive, output), until: now + limits.writeTimeoutSeconds)
             return (consumed, .dispatch(request))
         case .failure(let error):
-            enter(.closingAfterResponse, until: now + limits.writeTimeoutSeconds)
-            outputPending = true
-            return (input.count, .refuse(ProblemDetails(status: error.status, detail: error.detail)))
+            enter(.closingAfterResponse(unsent: output.unsent), until: now + limits.writeTimeoutSeconds)
+            return (bytes.count, .refuse(ProblemDetails(status: error.status, detail: error.detail)))
         case .needMore:
             if let head = parser.pendingHead {
                 var continueSent = false
-                if case .readingBody(let sent) = state { continueSent = sent } else { enter(.readingBody(continueSent: false), until: now + limits.bodyTimeoutSeconds) }
+                if case .readingBody(let sent, _) = state {
+                    continueSent = sent
+                } else {
+                    enter(.readingBody(continueSent: false, output), until: now + limits.bodyTimeoutSeconds)
+                }
                 if !continueSent && head.expectsContinue {
-                    state = .readingBody(continueSent: true)
+                    state = .readingBody(continueSent: true, .pending(unsent: output.unsent))
                     return (consumed, .sendContinue)
                 }
                 return (consumed, .none)
             }
-            if input.count > consumed {
-                if state == .idle { enter(.readingHead, until: now + limits.headTimeoutSeconds) }
+            if bytes.count > consumed {
+                if case .idle = state { enter(.readingHead(output), until: now + limits.headTimeoutSeconds) }
                 // A draining server takes no new request whose head had not fully arrived.
-                if draining {
-                    enter(.closed, until: now)
-                    return (input.count, .close)
+                if admission == .draining {
+                    if output == .flushed {
+                        enter(.closed, until: now)
+                        return (bytes.count, .close)
+                    }
+                    enter(.closingAfterResponse(unsent: output.unsent), until: now + limits.writeTimeoutSeconds)
+                    return (bytes.count, .none)
                 }
             }
             return (consumed, .none)
         }
     }
 
+    /// Whether so much output waits unread that no further request may be read.
+    private func backlogged(_ output: Output) -> Bool { output.unsent > limits.maxUnsentOutputBytes }
+
     private mutating func enter(_ next: State, until newDeadline: Double) {
         state = next
         deadline = newDeadline
+    }
+
+    /// Records an event that cannot happen in the current state, and answers it with nothing.
+    private mutating func impossible(_ event: String) -> Action {
+        impossibleEvents.append("\(event) in \(state)")
+        return .none
     }
 }

@@ -167,7 +167,7 @@ final class Connection: EventSource, @unchecked Sendable {
         }
         inputLeftUnread = !emptied
         advance()
-        if ended && isOpen { perform(machine.peerClosedInput(now: loop.now)) }
+        if ended && isOpen && machine.input == .open { perform(machine.peerClosedInput(now: loop.now)) }
     }
 
     /// Feeds buffered input to the machine until it waits.
@@ -231,6 +231,7 @@ final class Connection: EventSource, @unchecked Sendable {
     /// Writes as much queued output as the socket takes; tells the machine when all of it is out,
     /// or how much still waits when the socket is full.
     private func flush() {
+        guard outputStart < output.count else { return } // a readiness report older than the last write
         let startedAt = outputStart
         while isOpen && outputStart < output.count {
             let sent: IOResult<Int>
@@ -273,6 +274,7 @@ final class Connection: EventSource, @unchecked Sendable {
 
     /// Watches for input while the machine wants it, and for room to write while output waits.
     private func updateInterest() {
+        assert(machine.impossibleEvents.isEmpty, "the connection machine was sent \(machine.impossibleEvents)")
         guard isOpen else { return }
         var events = EPOLLET.rawValue
         if machine.wantsInput(buffered: buffered, maxBufferedInput: Connection.maxBufferedInput) {

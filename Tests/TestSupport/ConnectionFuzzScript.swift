@@ -8,10 +8,12 @@ import HTTP1
 /// shell relies on.
 ///
 /// Each step is an opcode byte, `op % 8`, and its arguments:
-/// 0 `n` then `n + 1` bytes arrive; 1 `s` the handler answers (status `s % 6` of
-/// 200, 204, 304, 400, 413, 500; `Connection: close` when `s >= 128`); 2 the output is flushed;
-/// 3 `t` the clock moves `t / 4` s and ticks; 4 the peer closes its side; 5 the server drains;
-/// 6 a read or write fails; 7 the clock moves `t` s and buffered bytes are read.
+/// 0 `n` then `n + 1` bytes arrive; 1 `s` the handler answers, when a request is in flight
+/// (status `s % 6` of 200, 204, 304, 400, 413, 500; `Connection: close` when `s >= 128`); 2 the
+/// output is flushed; 3 `t` the clock moves `t / 4` s and ticks; 4 the peer closes its side (the
+/// first time); 5 the server drains (the first time); 6 a read or write fails; 7 the clock moves
+/// `t` s and buffered bytes are read. As from the shell, nothing follows the close, and an event
+/// the machine calls impossible is a violation.
 public struct ConnectionFuzzScript {
     private var machine: ConnectionStateMachine
     private var buffer: [UInt8] = []
@@ -32,7 +34,8 @@ public struct ConnectionFuzzScript {
         var run = ConnectionFuzzScript()
         var steps = script[...]
         func next() -> UInt8 { steps.popFirst() ?? 0 }
-        while let op = steps.popFirst(), run.violations.isEmpty {
+        // As the shell does: nothing is sent to a machine that has closed.
+        while let op = steps.popFirst(), run.violations.isEmpty, !run.closed {
             switch op % 8 {
             case 0:
                 let count = Int(next()) + 1
@@ -40,7 +43,9 @@ public struct ConnectionFuzzScript {
                 steps = steps.dropFirst(count)
                 run.advance()
             case 1:
-                run.respond(next())
+                // A response comes only for a request in flight, as from the shell.
+                let choice = next()
+                if case .handling = run.machine.state { run.respond(choice) }
             case 2:
                 run.flush()
             case 3:
@@ -48,9 +53,11 @@ public struct ConnectionFuzzScript {
                 run.perform(run.machine.tick(now: run.now))
             case 4:
                 run.advance()
-                run.perform(run.machine.peerClosedInput(now: run.now))
+                // The shell reports the peer's end once.
+                if !run.closed && run.machine.input == .open { run.perform(run.machine.peerClosedInput(now: run.now)) }
             case 5:
-                run.perform(run.machine.drain(hasBufferedInput: !run.buffer.isEmpty, now: run.now))
+                // A drain reaches each connection once.
+                if run.machine.admission == .accepting { run.perform(run.machine.drain(hasBufferedInput: !run.buffer.isEmpty, now: run.now)) }
                 run.advance()
             case 6:
                 run.perform(run.machine.ioFailed(now: run.now))
@@ -60,7 +67,7 @@ public struct ConnectionFuzzScript {
             }
         }
         if run.violations.isEmpty { run.finish() }
-        return run.violations
+        return run.violations + run.machine.impossibleEvents.map { "the shell sent an impossible event: \($0)" }
     }
 
     /// Every request answered and written, then time passing, with the peer still connected and
