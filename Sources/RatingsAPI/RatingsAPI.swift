@@ -54,8 +54,8 @@ public final class RatingsAPI: Sendable {
     }
 
     /// Answers one request: the response now when the reply is ready, else `.later`, and the
-    /// response through `later` once the store has answered, always on the request's loop after
-    /// this has returned (the one hop a pending reply takes).
+    /// response through `later` once the store has answered, on the request's loop after this has
+    /// returned (the one hop a pending reply takes, in `Reply.store`).
     func answer(_ request: consuming HTTPRequest, _ environment: RequestEnvironment, later: @escaping HTTPHandler.Respond) -> HTTPHandler.Answer {
         let target = RequestTarget(request.target)
         // A path whose escapes do not decode matches no route; `dispatch` says why.
@@ -71,18 +71,15 @@ public final class RatingsAPI: Sendable {
             response.requestID = requestID
             return .now(response)
         case .later(let pending):
+            // On the request's loop, after this has returned (`Reply.store` hops there).
             pending.start { result in
-                // Always through the loop, even from it (a store answering from memory): the
-                // answer then never arrives while `answer` is still running.
-                environment.loop.execute {
-                    var response: HTTPResponse
-                    switch result {
-                    case .success(let rendered): response = rendered
-                    case .failure(let error): response = context.fail(error)
-                    }
-                    response.requestID = requestID
-                    later(response)
+                var response: HTTPResponse
+                switch result {
+                case .success(let rendered): response = rendered
+                case .failure(let error): response = context.fail(error)
                 }
+                response.requestID = requestID
+                later(response)
             }
             return .later
         }

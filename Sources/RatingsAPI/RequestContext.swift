@@ -58,6 +58,13 @@ final class RequestContext: Sendable {
     /// Writes `message` to the error log with this request's id.
     func log(_ message: String) { services.errorLog.write(message, requestID: requestID) }
 
+    /// The reply of a store call: `call` runs the store, and its result is rendered by `render`
+    /// on this request's loop (`Reply.store`).
+    func store<Value: Sendable>(_ call: @escaping @Sendable (_ completion: @escaping StoreCompletion<Value>) -> Void,
+                                render: @escaping @Sendable (Value) throws -> HTTPResponse) -> Reply {
+        .store(on: environment.loop, call, render: render)
+    }
+
     /// The problem response for `error`, logging what the client must not see.
     func fail(_ error: any Error) -> HTTPResponse {
         ErrorResponse.make(error) { log($0) }

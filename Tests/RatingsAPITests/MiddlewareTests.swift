@@ -88,7 +88,7 @@ struct MiddlewareTests {
         }
     }
 
-    @Test("store results continue on the request's loop, never on the store's thread")
+    @Test("store results continue on the request's loop, middleware and all, never on the store's thread")
     func answersContinueOnTheLoop() throws {
         let loop = QueueLoop()
         var configuration = APIConfiguration(languages: try LanguageCatalog.bundled())
@@ -107,17 +107,23 @@ struct MiddlewareTests {
         }
         #expect(answered.wait(timeout: .now() + 5) == .success)
         #expect(onLoop.withLock { $0 } == true)
+        // The middleware's way out (the access log) ran there too, not on the store's thread.
+        #expect(loop.linesOnLoop.withLock { $0 } == 1 && loop.linesOffLoop.withLock { $0 } == 0)
     }
 }
 
-/// A loop that is one serial dispatch queue, which knows when it is running.
+/// A loop that is one serial dispatch queue, which knows when it is running, and counts the
+/// access-log lines written to it from elsewhere (a loop's log buffer is its own thread's).
 private final class QueueLoop: RequestLoop {
     private let queue = DispatchQueue(label: "test.loop")
     private let key = DispatchSpecificKey<Bool>()
+    let linesOnLoop = Locked(0), linesOffLoop = Locked(0)
     init() { queue.setSpecific(key: key, value: true) }
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
     func execute(_ task: @escaping @Sendable () -> Void) { queue.async(execute: task) }
-    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {}
+    func appendLogLine(_ write: (inout ByteBuffer) -> Void) {
+        if isCurrent { linesOnLoop.withLock { $0 += 1 } } else { linesOffLoop.withLock { $0 += 1 } }
+    }
 }
 
 /// An in-memory store that delivers every result on a queue of its own, as a real engine does.

@@ -16,7 +16,7 @@ extension RatingsAPI {
         if let summary = store.cachedSummary(of: item, defaultScale: defaultScale) {
             return .now(summaryResponse(summary, in: language))
         }
-        return .store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { [self] summary in
+        return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { [self] summary in
             summaryResponse(summary, in: language)
         }
     }
@@ -34,7 +34,7 @@ extension RatingsAPI {
         if rater == nil, let summaries = store.cachedSummaries(of: items, defaultScale: defaultScale) {
             return .now(summaryList(summaries, in: language))
         }
-        return .store({ [store] in store.summaries(of: items, rater: rater, defaultScale: defaultScale, completion: $0) }) { [self] listings in
+        return context.store({ [store] in store.summaries(of: items, rater: rater, defaultScale: defaultScale, completion: $0) }) { [self] listings in
             guard rater == nil else {
                 return Responses.representation(in: language) { wire, json in wire.listingsWithStars(listings, into: &json) }
             }
@@ -117,7 +117,7 @@ extension RatingsAPI {
         case .integer(let maxRating): scale = try Scale(maxRating: maxRating)
         case .other(let given): throw RatingError.scaleOutOfRange(given: given)
         }
-        return .store({ [store] in store.configure(ConfigureRequest(item: item, scale: scale), completion: $0) }) { outcome in
+        return context.store({ [store] in store.configure(ConfigureRequest(item: item, scale: scale), completion: $0) }) { outcome in
             Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }
         }
     }

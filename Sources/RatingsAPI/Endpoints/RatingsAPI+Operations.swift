@@ -11,7 +11,7 @@ extension RatingsAPI {
     /// `200` when the store answers, `503` otherwise (whatever its failure, which is not logged:
     /// a probe asks every few seconds).
     func readiness(_ context: RequestContext) throws -> Reply {
-        .store({ [store] completion in store.checkReady { result in completion(.success((try? result.get()) != nil)) } }) { (ready: Bool) in
+        context.store({ [store] completion in store.checkReady { result in completion(.success((try? result.get()) != nil)) } }) { (ready: Bool) in
             guard ready else { throw APIError.notReady }
             return Responses.json(200, Array(#"{"status":"ready"}"#.utf8))
         }

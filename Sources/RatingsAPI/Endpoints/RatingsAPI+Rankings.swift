@@ -13,7 +13,7 @@ extension RatingsAPI {
         }
         let seal = CursorSeal(secret: store.cursorSecret)
         let settings = configuration.ranking
-        return .store({ [store] in store.topRanked(after: position, limit: limit, minCount: minCount, completion: $0) }) { page in
+        return context.store({ [store] in store.topRanked(after: position, limit: limit, minCount: minCount, completion: $0) }) { page in
             let next = page.next.map { seal.seal(.ranking, boundTo: "", position: CursorBytes.rankingPosition($0)) }
             return Responses.representation(in: language) { $0.ranking(page, settings: settings, nextCursor: next, into: &$1) }
         }

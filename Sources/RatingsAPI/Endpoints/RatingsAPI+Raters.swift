@@ -17,7 +17,7 @@ extension RatingsAPI {
         }
         let seal = CursorSeal(secret: store.cursorSecret)
         let defaultScale = configuration.defaultScale
-        return .store({ [store] in store.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in
+        return context.store({ [store] in store.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in
             let next = page.next.map { seal.seal(.raterRatings, boundTo: rater.rawValue, position: CursorBytes.raterPosition($0)) }
             return Responses.representation(in: language) { $0.raterPage(page, nextCursor: next, into: &$1) }
         }
@@ -27,7 +27,7 @@ extension RatingsAPI {
     /// with it, in one transaction.
     func eraseRater(_ context: RequestContext) throws -> Reply {
         let rater = try limited(services.access.account(context.parameter(.raterId), caller: context.identity()))
-        return .store({ [store] in store.erase(rater, completion: $0) }) { [metrics] cleared in
+        return context.store({ [store] in store.erase(rater, completion: $0) }) { [metrics] cleared in
             metrics.ratingsCleared(cleared)
             return Responses.json(200) { WireFormat.erased(rater, cleared: cleared, into: &$0) }
         }

@@ -8,7 +8,7 @@ extension RatingsAPI {
         let language = try context.language()
         let item = try ItemID(context.parameter(.itemId))
         let defaultScale = configuration.defaultScale
-        return .store({ [store] in store.rating(of: item, by: rater, defaultScale: defaultScale, completion: $0) }) { rating in
+        return context.store({ [store] in store.rating(of: item, by: rater, defaultScale: defaultScale, completion: $0) }) { rating in
             guard let rating else { throw RatingError.ratingNotFound(item: item, rater: rater) }
             return Responses.representation(in: language) { $0.rating(rating, summary: nil, into: &$1) }
         }
@@ -23,13 +23,13 @@ extension RatingsAPI {
         case .integer(let stars):
             let submission = SubmitRequest(item: item, rater: rater, stars: stars, defaultScale: defaultScale,
                                            nowMilliseconds: services.clock.wallMilliseconds())
-            return .store({ [store] in store.submit(submission, completion: $0) }) { [metrics] outcome in
+            return context.store({ [store] in store.submit(submission, completion: $0) }) { [metrics] outcome in
                 metrics.ratingsWritten()
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
             }
         case .other(let given):
             // The allowed range depends on the item, so read its scale to name the range.
-            return .store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
+            return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
                 throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
             }
         }
@@ -40,7 +40,7 @@ extension RatingsAPI {
         let language = try context.language()
         let item = try ItemID(context.parameter(.itemId))
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
-        return .store({ [store] in store.clear(request, completion: $0) }) { [metrics] outcome in
+        return context.store({ [store] in store.clear(request, completion: $0) }) { [metrics] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
         }
