@@ -413,10 +413,9 @@ def write_stalls(report):
 
 
 def render_summary(report):
-    """The README's part: what was measured, the ratios and the scaling table."""
+    """The README's part: the machine and command, and each hot path's ratio to its reference."""
     report = cpu_by_current_rule(report)
-    return "\n".join(intro(report) + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report)
-                     + cpu_ratios(report) + write_floor(report) + measured_floor(report) + put_split(report) + write_stalls(report) + [""] + scaling(report)) + "\n"
+    return "\n".join(intro(report) + ratios(report)) + "\n"
 
 
 def render(report):
@@ -451,6 +450,7 @@ def render(report):
                 p = pg[key][name]
                 lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
 
+    lines += [""] + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report) + cpu_ratios(report)
     lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
     lines += cpu_per_request(reads, writes) + read_budget(report) + write_floor(report) + measured_floor(report) + put_split(report) + write_stalls(report)
 
