@@ -32,7 +32,7 @@ struct Access: Sendable {
     /// The rater a rating request acts on: the path segment (`me` is the token's subject), which
     /// must be the token's subject when tokens are required.
     func rater(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
-        guard let caller else { return try RaterID(segment) }
+        guard let caller else { return try Self.openRater(segment) }
         let rater = segment == "me" ? caller.subject : segment
         let id = try RaterID(rater)
         guard caller.subject == rater else {
@@ -44,7 +44,7 @@ struct Access: Sendable {
     /// The rater a batch names in `rater`: with tokens required, only the caller itself (`me`
     /// stands for the subject).
     func batchRater(_ given: String, caller: RaterIdentity?) throws -> RaterID {
-        guard let caller else { return try RaterID(given) }
+        guard let caller else { return try Self.openRater(given) }
         let rater = given == "me" ? caller.subject : given
         guard caller.subject == rater else {
             throw APIError.forbidden("The token is for rater \(caller.subject), not \(rater); a batch shows only the caller's own stars.")
@@ -55,7 +55,7 @@ struct Access: Sendable {
     /// The rater whose account a listing or an erasure acts on: with tokens required, the caller
     /// itself (`me` stands for the subject) or a caller with the `ratings:admin` scope.
     func account(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
-        guard let caller else { return try RaterID(segment) }
+        guard let caller else { return try Self.openRater(segment) }
         let rater = segment == "me" ? caller.subject : segment
         let id = try RaterID(rater)
         guard caller.subject == rater || caller.scopes.contains(Self.adminScope) else {
@@ -68,6 +68,15 @@ struct Access: Sendable {
     func requireAdmin(_ caller: RaterIdentity?) throws {
         guard verifier != nil else { return }
         guard let caller, caller.scopes.contains(Self.adminScope) else { throw APIError.insufficientScope(Self.adminScope) }
+    }
+
+    /// A rater named where the API runs open: any identifier but `me`, which stands for a token's
+    /// subject and so means nothing without tokens (never a rater named "me").
+    private static func openRater(_ given: String) throws -> RaterID {
+        guard given != "me" else {
+            throw APIError.invalidQuery("me stands for the bearer token's subject, and this server checks no tokens; name the rater instead.")
+        }
+        return try RaterID(given)
     }
 
     private static func explain(_ error: IdentityError) -> String {

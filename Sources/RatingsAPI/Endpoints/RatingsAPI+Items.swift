@@ -115,7 +115,10 @@ extension RatingsAPI {
         let scale: Scale
         switch try RequestBody.integerMember("maxRating", of: RequestBody.json(context.request)) {
         case .integer(let maxRating): scale = try Scale(maxRating: maxRating)
-        case .other(let given): throw RatingError.scaleOutOfRange(given: given)
+        case let problem:
+            throw RequestBody.failure("maxRating", problem, must: "an integer from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound)") {
+                RatingError.scaleOutOfRange(given: $0)
+            }
         }
         return context.store({ [store] in store.configure(ConfigureRequest(item: item, scale: scale), completion: $0) }) { outcome in
             Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }

@@ -27,10 +27,12 @@ extension RatingsAPI {
                 metrics.ratingsWritten()
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
             }
-        case .other(let given):
+        case let problem:
             // The allowed range depends on the item, so read its scale to name the range.
             return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
-                throw RatingError.starsOutOfRange(given: given, scale: summary.scale)
+                throw RequestBody.failure("stars", problem, must: "an integer from 1 to \(summary.scale.maxRating) (this item's maxRating)") {
+                    RatingError.starsOutOfRange(given: $0, scale: summary.scale)
+                }
             }
         }
     }

@@ -8,8 +8,10 @@ enum APIError: Error, Sendable, Equatable {
     case unsupportedMediaType(given: String?)
     /// A declared JSON body that does not parse.
     case malformedJSON(String)
-    /// Valid JSON of the wrong shape or value; the detail says what is expected.
-    case invalidBody(String)
+    /// A JSON body that is not an object (422); the detail says what is expected.
+    case bodyNotAnObject(String)
+    /// An object body whose member is missing or of the wrong JSON type (422).
+    case invalidMember(String)
     /// A bad query string; the detail names the parameter.
     case invalidQuery(String)
     /// A store that does not answer.

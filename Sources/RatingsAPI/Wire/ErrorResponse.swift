@@ -85,8 +85,10 @@ enum ErrorResponse {
                                   detail: "Send the body as JSON with Content-Type: application/json; got \(what).").response
         case let .malformedJSON(reason):
             return ProblemDetails(status: 400, type: type("malformed-json"), detail: "The body is not valid JSON: \(reason).").response
-        case let .invalidBody(reason):
-            return ProblemDetails(status: 422, type: type("invalid-body"), detail: reason).response
+        case let .bodyNotAnObject(reason):
+            return ProblemDetails(status: 422, type: type("body-not-an-object"), detail: reason).response
+        case let .invalidMember(reason):
+            return ProblemDetails(status: 422, type: type("invalid-member"), detail: reason).response
         case let .invalidQuery(reason):
             return ProblemDetails(status: 400, type: type("invalid-query"), detail: reason).response
         case .notReady:

@@ -25,18 +25,38 @@ enum RequestBody {
         return mediaType[mediaType.index(after: slash)...].hasSuffix("+json") && slash != mediaType.startIndex
     }
 
-    /// What an object body holds under a name that should be an integer.
+    /// What an object body holds under a name that should be an integer: the integer, or which
+    /// of three mistakes it is (each its own problem type, so a client can branch on it).
     enum IntegerMember {
         case integer(Int)
-        /// Something else, described for the error detail.
-        case other(String)
+        /// The body is not an object; what it is instead.
+        case notAnObject(String)
+        /// The member is missing (nil) or holds another JSON type than a number (what it holds).
+        case mistyped(String?)
+        /// The member is a number but not a whole one a 64-bit integer holds, as written.
+        case outOfRange(String)
     }
 
-    /// The integer member `name` of an object body, or a description of what was there instead.
+    /// The integer member `name` of an object body, or which mistake the body makes.
     static func integerMember(_ name: String, of body: JSONValue) -> IntegerMember {
-        guard case .object = body else { return .other("\(body.kindDescription) instead of an object like {\"\(name)\": …}") }
-        guard let value = body[name] else { return .other("no \"\(name)\" member") }
-        guard case .value(let integer)? = value.integer else { return .other(value.kindDescription) }
+        guard case .object = body else { return .notAnObject(body.kindDescription) }
+        guard let value = body[name] else { return .mistyped(nil) }
+        guard case .number = value else { return .mistyped(value.kindDescription) }
+        guard case .value(let integer)? = value.integer else { return .outOfRange(value.kindDescription) }
         return .integer(integer)
+    }
+
+    /// The error for a member that is not an integer: `range` says what it must be ("an
+    /// integer from 1 to 5 (this item's maxRating)"); `outOfRange` makes the error of a number
+    /// outside it.
+    static func failure(_ name: String, _ problem: IntegerMember, must range: String, outOfRange: (String) -> any Error) -> any Error {
+        switch problem {
+        case .integer(let value): return outOfRange("\(value)")
+        case .notAnObject(let kind):
+            return APIError.bodyNotAnObject("The body must be a JSON object like {\"\(name)\": …}, where \(name) is \(range); got \(kind).")
+        case .mistyped(nil): return APIError.invalidMember("The body has no \"\(name)\" member; give \(name) as \(range).")
+        case .mistyped(let kind?): return APIError.invalidMember("\(name) must be \(range), a JSON number; got \(kind).")
+        case .outOfRange(let given): return outOfRange(given)
+        }
     }
 }
