@@ -9,7 +9,7 @@
 # values), token (bearer tokens, JWK Sets), connection (the connection state machine, driven by
 # event scripts) and api (whole requests through the API over in-memory stores).
 # scripts/test.sh runs it for 30 s; the targets run side by side and share the machine's cores.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; the issue asked for 600)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; 600 for a thorough run)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}

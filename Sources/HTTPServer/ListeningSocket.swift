@@ -7,6 +7,13 @@ final class ListeningSocket {
     /// The port actually bound (useful with port 0).
     let port: Int
 
+    /// Whether `host` is what `init` binds: an IPv4 or IPv6 literal, or `localhost`.
+    static func isAddress(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
     /// Binds `host:port` (IPv4 or IPv6 literal, or `localhost`) and listens.
     init(host: String, port: Int, backlog: Int32) throws(SystemError) {
         let resolvedHost = host == "localhost" ? "127.0.0.1" : host

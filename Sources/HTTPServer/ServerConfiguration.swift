@@ -5,6 +5,9 @@ import Glibc
 public struct ServerConfiguration: Sendable {
     /// Address to bind: an IPv4 or IPv6 literal, or `localhost`. Default `127.0.0.1`.
     public var host = "127.0.0.1"
+
+    /// Whether `host` is an address the server can bind (an IPv4 or IPv6 literal, or `localhost`).
+    public static func canBind(host: String) -> Bool { ListeningSocket.isAddress(host) }
     /// Port to bind; 0 picks a free one. Default 8080.
     public var port = 8080
     /// Request size limits and timeouts.

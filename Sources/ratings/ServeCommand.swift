@@ -15,6 +15,11 @@ struct ServeSettings {
 
     init(_ options: Options) throws {
         server.host = try options.text("host") ?? server.host
+        // Checked before anything starts, so a bad address is a clear exit 2, not a failure after
+        // the start-up notes.
+        guard ServerConfiguration.canBind(host: server.host) else {
+            throw Options.Problem(message: "\(options.source("host")) must be an IPv4 or IPv6 address (such as 127.0.0.1, 0.0.0.0 or ::) or localhost; got '\(server.host)'")
+        }
         server.port = try options.integer("port")
         server.maxConnectionsPerAddress = try options.integer("max-connections-per-address")
         switch RankingSettings.parse(prior: try options.text("ranking-prior") ?? "", weight: try options.integer("ranking-weight")) {
@@ -22,7 +27,11 @@ struct ServeSettings {
         case .failure:
             throw Options.Problem(message: "\(options.source("ranking-prior")) must be a decimal from 0 to 1 with at most \(RankingSettings.priorDecimals) decimals, such as 0.5; got '\(try options.text("ranking-prior") ?? "")'")
         }
-        database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: try options.integer("database-pool"), ranking: ranking)
+        let databaseText = try options.text("database") ?? "ratings.sqlite"
+        guard !databaseText.isEmpty else {
+            throw Options.Problem(message: "\(options.source("database")) is empty; give a SQLite file path (such as ratings.sqlite) or a postgresql:// URI")
+        }
+        database = DatabaseChoice(databaseText, poolSize: try options.integer("database-pool"), ranking: ranking)
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         security = try Security(options)

@@ -67,11 +67,16 @@ struct CommandLineTests {
         (["serve", "--port"], [:], "--port"), (["serve", "--ranking-prior", "1.5"], [:], "--ranking-prior"),
         (["serve"], ["RATINGS_RANKING_PRIOR": "0.12345"], "RATINGS_RANKING_PRIOR"), (["serve", "--ranking-weight", "100001"], [:], "--ranking-weight"),
         (["serve", "--log-format", "xml"], [:], "--log-format"), (["serve", "--database-pool", "0"], [:], "--database-pool"),
+        (["serve", "--max-connections-per-address", "-1"], [:], "--max-connections-per-address"),
+        (["serve", "--database", ""], [:], "--database is empty"),
+        (["serve", "--host", "nonsense.invalid"], [:], "--host must be an IPv4 or IPv6 address"),
+        (["serve"], ["RATINGS_HOST": "300.1.2.3"], "RATINGS_HOST must be an IPv4 or IPv6 address"),
     ])
     func badConfiguration(arguments: [String], environment: [String: String], mention: String) throws {
         let result = try RatingsProcess.run(arguments, environment: environment)
         #expect(result.status == 2)
-        #expect(result.stderr.contains(mention))
+        #expect(result.stderr.contains(mention), "\(result.stderr)")
+        #expect(!result.stdout.contains("listening on") && !result.stderr.contains("WARNING"), "refused before anything starts")
     }
 
     @Test("flags override environment variables; --port 0 binds an ephemeral port and logs it")
