@@ -12,7 +12,7 @@ commands in order, shows them as a reader would type them (port 8080) with their
 
 --binary PATH picks the ratings binary (default .build/debug/ratings). ProgramTests runs --check.
 """
-import argparse, base64, difflib, hashlib, hmac, json, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, difflib, json, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = ["README.md"] + sorted(os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
@@ -94,18 +94,6 @@ class Session:
 
     def text(self):
         return "\n".join(self.lines)
-
-
-def token(subject, scope=None):
-    """An HS256 token for JWT_SECRET, valid until 2100, always the same bytes."""
-    def encode(value):
-        return base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).rstrip(b"=").decode()
-    claims = {"sub": subject, "exp": 4102444800}
-    if scope:
-        claims["scope"] = scope
-    signing_input = encode({"alg": "HS256", "typ": "JWT"}) + "." + encode(claims)
-    signature = hmac.new(JWT_SECRET.encode(), signing_input.encode(), hashlib.sha256).digest()
-    return signing_input + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
 
 
 URL = f"http://127.0.0.1:{SHOWN_PORT}"
@@ -225,7 +213,14 @@ def generate(binary, work):
 
     secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
     try:
-        tokens = Session(secured, {"TOKEN": token("u-17"), "ADMIN": token("ops", "ratings:admin")})
+        # The tokens come from the binary itself, as a reader makes them: `ratings token` on the PATH,
+        # with the server's secret in the environment.
+        tokens = Session(secured, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
+        tokens.lines.append(f"$ export RATINGS_JWT_SECRET={JWT_SECRET}   # the server's secret")
+        for name, arguments in (("TOKEN", "--subject u-17"), ("ADMIN", "--subject ops --scope ratings:admin")):
+            command = f"ratings token {arguments}"
+            tokens.environment[name] = tokens.run(command, record=False).strip()
+            tokens.lines.append(f"$ {name}=$({command})")
         tokens.run(put("dinner-42", "u-17", 4) + " -o /dev/null -w '%{http_code}\\n'")
         tokens.run(put("dinner-42", "u-17", 4) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")
         tokens.run(put("dinner-42", "me", 5) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")

@@ -59,7 +59,28 @@ enum Commands {
             Setting("url", "RATINGS_HEALTHCHECK_URL", "URL", .text, default: "http://127.0.0.1:$RATINGS_PORT/healthz", "What to check"),
         ])
 
-    static let all = [serve, migrate, healthcheck]
+    static let token = Command(
+        name: "token",
+        summary: "Prints a bearer token signed with RATINGS_JWT_SECRET, for local work against a server with that secret.",
+        details: """
+            The token (HS256) carries sub, iat and exp, scope when --scope is given, and iss and aud when
+            RATINGS_JWT_ISSUER and RATINGS_JWT_AUDIENCE are set, as the server checks them. A server that
+            checks tokens with public keys (RATINGS_JWT_PUBLIC_KEY_FILE, RATINGS_JWT_JWKS_FILE) takes its
+            tokens from the identity provider; this command cannot make those and says so.
+            """,
+        settings: [
+            Setting("subject", "RATINGS_TOKEN_SUBJECT", "RATER", .text, default: nil, "The rater the token speaks for (its sub); required"),
+            Setting("scope", "RATINGS_TOKEN_SCOPE", "SCOPES", .text, default: nil, "Space-separated scopes, such as ratings:admin"),
+            Setting("ttl", "RATINGS_TOKEN_TTL", "DURATION", .text, default: "1h", "How long it is valid: 90s, 30m, 12h or 7d, at most 365d"),
+            Setting(nil, "RATINGS_JWT_SECRET", "SECRET", .secret, default: nil,
+                    "The server's HS256 shared secret (or RATINGS_JWT_SECRET_FILE: a file holding it)"),
+            Setting(nil, "RATINGS_JWT_ISSUER", "ISS", .text, default: nil, "When set, the token's iss"),
+            Setting(nil, "RATINGS_JWT_AUDIENCE", "AUD", .text, default: nil, "When set, the token's aud"),
+            Setting(nil, "RATINGS_JWT_PUBLIC_KEY_FILE", "FILE", .text, default: nil, "Read only to say that public keys cannot sign"),
+            Setting(nil, "RATINGS_JWT_JWKS_FILE", "FILE", .text, default: nil, "Read only to say that public keys cannot sign"),
+        ])
+
+    static let all = [serve, migrate, healthcheck, token]
 
     /// `ratings --help`.
     static var usage: String {

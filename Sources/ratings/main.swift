@@ -8,6 +8,7 @@ switch arguments.first {
 case "serve": code = ServeCommand.run(Array(arguments.dropFirst()), environment)
 case "migrate": code = MigrateCommand.run(Array(arguments.dropFirst()), environment)
 case "healthcheck": code = HealthcheckCommand.run(Array(arguments.dropFirst()), environment)
+case "token": code = TokenCommand.run(Array(arguments.dropFirst()), environment)
 case "--version", "version": FileOutput.out("ratings \(BuildInfo.version) (commit \(BuildInfo.commit))"); code = 0
 case "--help", "-h", "help": FileOutput.out(Commands.usage); code = 0
 case nil: FileOutput.error(Commands.usage); code = 2
