@@ -104,10 +104,9 @@ public struct ConnectionStateMachine: Sendable {
     /// Whether an answer is queued and not yet fully written.
     public var outputPending: Bool {
         switch state {
-        case .idle(let output), .readingHead(let output), .readingBody(_, let output), .handling(_, _, let output):
-            return output != .flushed
         case .closingAfterResponse: return true
         case .lingering, .closed: return false
+        case .idle, .readingHead, .readingBody, .handling: return state.output != .flushed
         }
     }
 
@@ -160,17 +159,10 @@ public struct ConnectionStateMachine: Sendable {
         case .idle(.pending):
             enter(.idle(.flushed), until: now + limits.idleTimeoutSeconds)
             return .none
-        case .readingHead(.pending):
-            state = .readingHead(.flushed)
+        case .idle, .readingHead, .readingBody, .handling, .lingering, .closed:
+            guard case .pending? = state.output else { return impossible("output written with none queued") }
+            state = state.replacingOutput(.flushed)
             return .none
-        case .readingBody(let continueSent, .pending):
-            state = .readingBody(continueSent: continueSent, .flushed)
-            return .none
-        case .handling(let includeBody, let keepAlive, .pending):
-            state = .handling(includeBody: includeBody, keepAlive: keepAlive, .flushed)
-            return .none
-        case .idle(.flushed), .readingHead(.flushed), .readingBody(_, .flushed), .handling(_, _, .flushed), .lingering, .closed:
-            return impossible("output written with none queued")
         }
     }
 
@@ -179,23 +171,21 @@ public struct ConnectionStateMachine: Sendable {
     /// write timeout (a slow reader is served, as with nginx's `send_timeout`); output that stands
     /// still for the write timeout closes it at the next tick.
     public mutating func outputBlocked(remaining: Int, sent: Int, now: Double) {
-        let blocked = Output.pending(unsent: remaining)
         switch state {
-        case .idle(.pending):
-            state = .idle(blocked)
-            if sent > 0 { deadline = now + limits.writeTimeoutSeconds }
         case .closingAfterResponse:
             state = .closingAfterResponse(unsent: remaining)
-            if sent > 0 { deadline = now + limits.writeTimeoutSeconds }
-        // Their own deadline governs: the request's arrival, the handler.
-        case .readingHead(.pending):
-            state = .readingHead(blocked)
-        case .readingBody(let continueSent, .pending):
-            state = .readingBody(continueSent: continueSent, blocked)
-        case .handling(let includeBody, let keepAlive, .pending):
-            state = .handling(includeBody: includeBody, keepAlive: keepAlive, blocked)
-        case .idle(.flushed), .readingHead(.flushed), .readingBody(_, .flushed), .handling(_, _, .flushed), .lingering, .closed:
-            _ = impossible("a blocked write with none queued")
+        case .idle, .readingHead, .readingBody, .handling, .lingering, .closed:
+            guard case .pending? = state.output else {
+                _ = impossible("a blocked write with none queued")
+                return
+            }
+            state = state.replacingOutput(.pending(unsent: remaining))
+        }
+        // Between requests and after the last answer the write deadline governs; while a request
+        // arrives or is handled, its own deadline does.
+        switch state {
+        case .idle, .closingAfterResponse: if sent > 0 { deadline = now + limits.writeTimeoutSeconds }
+        case .readingHead, .readingBody, .handling, .lingering, .closed: break
         }
     }
 
@@ -340,5 +330,26 @@ public struct ConnectionStateMachine: Sendable {
     private mutating func impossible(_ event: String) -> Action {
         impossibleEvents.append("\(event) in \(state)")
         return .none
+    }
+}
+
+extension ConnectionStateMachine.State {
+    /// The output of a state in which an answer can be queued beside a request; nil for the others.
+    var output: ConnectionStateMachine.Output? {
+        switch self {
+        case .idle(let output), .readingHead(let output), .readingBody(_, let output), .handling(_, _, let output): return output
+        case .closingAfterResponse, .lingering, .closed: return nil
+        }
+    }
+
+    /// The same state with `output` in place of its own; a state without one stays as it is.
+    func replacingOutput(_ output: ConnectionStateMachine.Output) -> Self {
+        switch self {
+        case .idle: return .idle(output)
+        case .readingHead: return .readingHead(output)
+        case .readingBody(let continueSent, _): return .readingBody(continueSent: continueSent, output)
+        case .handling(let includeBody, let keepAlive, _): return .handling(includeBody: includeBody, keepAlive: keepAlive, output)
+        case .closingAfterResponse, .lingering, .closed: return self
+        }
     }
 }
