@@ -30,6 +30,4 @@ final class PeerConnections: Sendable {
         }
     }
 
-    /// Connections `peer` holds open now.
-    func count(_ peer: String) -> Int { counts.withLock { $0[peer, default: 0] } }
 }

@@ -65,8 +65,7 @@ public final class RatingsAPI: Sendable {
             request: request, target: target, environment: environment,
             route: routeIndex.map { (index: $0, pattern: router.routes[$0].pattern) },
             requestID: requestID, started: configuration.clock.monotonicSeconds(), services: services)
-        let reply = middleware.handle(context, next: dispatch)
-        switch consume reply {
+        switch middleware.handle(context, next: dispatch) {
         case .now(var response):
             response.requestID = requestID
             return .now(response)

@@ -34,9 +34,7 @@ protocol OutboundMiddleware: Middleware {
 
 extension OutboundMiddleware {
     func handle(_ context: RequestContext, next: (RequestContext) -> Reply) -> Reply {
-        let reply = next(context)
-        // Consumed, so the response moves on: a copy would retain each of its fields.
-        switch consume reply {
+        switch next(context) {
         case .now(let response):
             return .now(outbound(response, context))
         case .later(let pending):
