@@ -5,6 +5,12 @@ import ASCIIKit
 public struct HTTPField: Sendable, Equatable {
     public var name: String
     public var value: String
+
+    /// A field named `name`, which must already be lowercase, as every stored name is.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// Header fields in arrival order. Names are kept lowercased, since field names are

@@ -3,10 +3,10 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The `X-Request-ID` to send, written after `headers`. Kept apart from them so a response
-    /// rendered once and shared (a cached representation) is answered without copying its
-    /// fields: adding a field to shared fields copies them all, an allocation per answer.
-    public var requestID: String?
+    /// One field written after `headers`, for a value that differs per answer (the API's request
+    /// id). Kept apart so a response rendered once and shared (a cached representation) is
+    /// answered without copying its fields: adding to shared fields copies them all.
+    public var lastField: HTTPField?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -24,10 +24,10 @@ extension HTTPResponse {
     private static let keptByNotModified: Set<String> = ["etag", "vary", "cache-control", "expires", "content-location"]
 
     /// The `304 Not Modified` that answers a matching `If-None-Match` in place of this response,
-    /// with the same request id.
+    /// with the same `lastField`.
     public var notModified: HTTPResponse {
         var response = HTTPResponse(status: 304, headers: HTTPHeaders(headers.filter { Self.keptByNotModified.contains($0.name) }.map { ($0.name, $0.value) }))
-        response.requestID = requestID
+        response.lastField = lastField
         return response
     }
 }

@@ -25,9 +25,10 @@ public enum ResponseSerializer {
                 start.storeBytes(of: Self.crlf, toByteOffset: name.count + 2 + value.count, as: UInt16.self)
             }
         }
-        if let requestID = response.requestID {
-            buffer.append("x-request-id: " as StaticString)
-            buffer.append(requestID)
+        if let field = response.lastField {
+            buffer.append(field.name)
+            buffer.append(": " as StaticString)
+            buffer.append(field.value)
             buffer.append("\r\n" as StaticString)
         }
         if !response.forbidsBody {

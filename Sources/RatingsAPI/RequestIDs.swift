@@ -1,4 +1,5 @@
 import ASCIIKit
+import HTTP1
 import Synchronization
 
 /// Decides every request's id, before anything else sees the request: the client's own
@@ -26,5 +27,14 @@ final class RequestIDs: Sendable {
     static func isAcceptable(_ value: String) -> Bool {
         let bytes = value.utf8
         return (1...128).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
+    }
+}
+
+extension HTTPResponse {
+    /// The `X-Request-ID` this answer carries: the response's last field, written after the
+    /// others so a shared cached response is answered without copying its fields.
+    var requestID: String? {
+        get { lastField.flatMap { $0.name == "x-request-id" ? $0.value : nil } }
+        set { lastField = newValue.map { HTTPField(name: "x-request-id", value: $0) } }
     }
 }

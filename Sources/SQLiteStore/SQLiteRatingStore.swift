@@ -41,6 +41,8 @@ public final class SQLiteRatingStore: RatingStore {
     private let ranking: RankingSettings
     private let cache: SummaryCache?
     public let cursorSecret: [UInt8]
+    /// The database file.
+    public let path: String
 
     /// Opens the database, applies pending migrations, and prepares every statement.
     public convenience init(_ configuration: SQLiteStoreConfiguration) throws {
@@ -50,6 +52,7 @@ public final class SQLiteRatingStore: RatingStore {
     /// As the public init, with `wal` opening what syncs the WAL of the database at a path: the
     /// file itself, or a test's stand-in.
     init(_ configuration: SQLiteStoreConfiguration, wal: (String) throws(SQLiteError) -> any WALSyncing) throws {
+        path = configuration.path
         ownership = configuration.claimsFile ? try FileOwnership(path: configuration.path) : nil
         let (connection, _) = try Self.openMigrated(configuration)
         ranking = configuration.ranking

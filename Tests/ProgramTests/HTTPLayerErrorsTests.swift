@@ -8,8 +8,9 @@ struct HTTPLayerErrorsTests {
     func refusalsCarryRequestIDs() throws {
         let directory = try TemporaryDirectory("ratings-http-errors")
         defer { directory.remove() }
-        let (server, port) = try RatingsProcess.serving(["--database", directory.file("db.sqlite")])
+        let server = try RatingsServer(["--database", directory.file("db.sqlite")])
         defer { server.stop() }
+        let port = server.port
         let cases: [(request: String, status: Int, kind: String)] = [
             ("GET /v1/items/i HTTP/1.1\n\n", 400, "malformed-request"),
             ("PUT /v1/items/i/ratings/r HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: 70000\n\n", 413, "content-too-large"),

@@ -147,8 +147,9 @@ struct LifecycleTests {
         let directory = try TemporaryDirectory("ratings-clean-stop")
         defer { directory.remove() }
         let path = directory.file("db.sqlite")
-        let (server, port) = try RatingsProcess.serving(["--database", path])
+        let server = try RatingsServer(["--database", path])
         defer { server.stop() }
+        let port = server.port
         let client = try RawHTTPClient(port: port)
         var written: [String: Int] = [:]
         for n in 0..<200 {

@@ -2,24 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One `ratings serve` on a SQLite file, asked over a socket.
-private struct Server {
-    let process: RatingsProcess
-    let port: Int
-
-    init(_ database: String, _ extra: [String]) throws {
-        (process, port) = try RatingsProcess.serving(["--database", database, "--write-rate", "0"] + extra)
-    }
-
-    func request(_ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {
-        try RawHTTPClient.request(port: port, method, path, json: json)
-    }
-
-    func object(_ method: String, _ path: String) throws -> [String: Any] {
-        TestSupport.object(try request(method, path))
-    }
-}
-
 private func ids(_ body: [String: Any], _ list: String = "items", _ field: String = "itemId") -> [String] {
     (body[list] as? [[String: Any]] ?? []).compactMap { $0[field] as? String }
 }
@@ -31,8 +13,8 @@ struct ListScreenTests {
         let directory = try TemporaryDirectory("ratings-ranking")
         defer { directory.remove() }
         let database = directory.file("db.sqlite")
-        var server = try Server(database, ["--ranking-prior", "0.7", "--ranking-weight", "4"])
-        defer { server.process.stop() }
+        var server = try RatingsServer(["--database", database, "--write-rate", "0", "--ranking-prior", "0.7", "--ranking-weight", "4"])
+        defer { server.stop() }
         #expect(try server.request("PUT", "/v1/items/three", json: #"{"maxRating": 3}"#).status == 201)
         #expect(try server.request("PUT", "/v1/items/one", json: #"{"maxRating": 1}"#).status == 201)
         for (item, rater, stars) in [("five", "a", 5), ("three", "a", 2), ("three", "b", 3), ("one", "a", 1), ("low", "a", 1), ("low", "b", 1)] {
@@ -56,8 +38,8 @@ struct ListScreenTests {
         #expect(ids(try server.object("GET", "/v1/rankings/top?minCount=2")) == ["many", "three", "low"])
 
         // A restart with W = 0 ranks by the plain share of the scale; the stored order follows at once.
-        server.process.stop()
-        server = try Server(database, ["--ranking-prior", "0.7", "--ranking-weight", "0"])
+        server.stop()
+        server = try RatingsServer(["--database", database, "--write-rate", "0", "--ranking-prior", "0.7", "--ranking-weight", "0"])
         let rescored = try server.request("GET", "/v1/rankings/top")
         #expect(ids(try server.object("GET", "/v1/rankings/top")) == ["five", "one", "many", "three", "low"])
         #expect(rescored.text.matches(of: /"score":([0-9.]+)/).map { String($0.output.1) } == ["1.0000", "1.0000", "0.8750", "0.7500", "0.0000"])
@@ -67,8 +49,8 @@ struct ListScreenTests {
     func raterSide() throws {
         let directory = try TemporaryDirectory("ratings-rater")
         defer { directory.remove() }
-        let server = try Server(directory.file("db.sqlite"), [])
-        defer { server.process.stop() }
+        let server = try RatingsServer(["--database", directory.file("db.sqlite"), "--write-rate", "0"])
+        defer { server.stop() }
         for (index, item) in ["soup", "pho", "tapas"].enumerated() {
             #expect(try server.request("PUT", "/v1/items/\(item)/ratings/u-17", json: #"{"stars": \#(index + 3)}"#).status == 201)
             #expect(try server.request("PUT", "/v1/items/\(item)/ratings/u-18", json: #"{"stars": 1}"#).status == 201)

@@ -63,31 +63,21 @@ struct ReadOnlyDiskTests {
 /// The server on a database in a folder the fault shim guards.
 private struct ShimmedServer {
     let shim: ReadOnlyDiskShim
-    let server: RatingsProcess
-    let port: Int
+    let server: RatingsServer
     /// The server's database file.
     let database: String
 
     init(in directory: TemporaryDirectory) throws {
         shim = try ReadOnlyDiskShim(in: directory)
         database = "\(shim.folder)/ratings.sqlite"
-        server = try RatingsProcess(["serve", "--port", "0", "--database", database], environment: shim.environment)
-        guard let port = server.waitForPort() else {
-            server.stop()
-            throw ShimmedServerError.noPort(server.stderr)
-        }
-        self.port = port
+        server = try RatingsServer(["--database", database], environment: shim.environment)
     }
 
-    func request(_ text: String) throws -> RawHTTPClient.Response { try RawHTTPClient.exchange(port: port, text) }
+    func request(_ text: String) throws -> RawHTTPClient.Response { try server.exchange(text) }
 
     /// A `PUT` of `stars` by `rater` on item `i`.
     func put(_ rater: String, _ stars: Int) throws -> RawHTTPClient.Response {
         let body = "{\"stars\":\(stars)}"
         return try request("PUT /v1/items/i/ratings/\(rater) HTTP/1.1\nHost: t\nContent-Type: application/json\nContent-Length: \(body.utf8.count)\n\n\(body)")
     }
-}
-
-private enum ShimmedServerError: Error {
-    case noPort(String)
 }

@@ -7,32 +7,30 @@ import Testing
 
 /// Several `ratings serve` processes on one PostgreSQL database, each on its own port.
 private final class Replicas: Sendable {
-    let processes: [RatingsProcess]
-    let ports: [Int]
+    let servers: [RatingsServer]
 
     init(uri: String, count: Int, defaultMaxRatings: [Int]? = nil, directory: TemporaryDirectory) throws {
-        var processes: [RatingsProcess] = [], ports: [Int] = []
+        var servers: [RatingsServer] = []
         for index in 0..<count {
             let scale = defaultMaxRatings?[index] ?? 5
             do {
-                let (process, port) = try RatingsProcess.serving(["--database", uri, "--write-rate", "0", "--database-pool", "4",
-                                                                  "--default-max-rating", String(scale)], directory: directory.path)
-                processes.append(process)
-                ports.append(port)
+                servers.append(try RatingsServer(["--database", uri, "--write-rate", "0", "--database-pool", "4",
+                                                  "--default-max-rating", String(scale)], directory: directory.path))
             } catch {
-                processes.forEach { $0.stop() }
+                servers.forEach { $0.stop() }
                 throw error
             }
         }
-        self.processes = processes
-        self.ports = ports
+        self.servers = servers
     }
 
-    func stop() { processes.forEach { $0.stop() } }
+    var ports: [Int] { servers.map(\.port) }
+
+    func stop() { servers.forEach { $0.stop() } }
 
     /// One request to replica `index` on a fresh connection.
     func request(_ index: Int, _ method: String, _ path: String, json: String? = nil) throws -> RawHTTPClient.Response {
-        try RawHTTPClient.request(port: ports[index], method, path, json: json)
+        try servers[index].request(method, path, json: json)
     }
 }
 
@@ -126,7 +124,7 @@ struct ReplicaTests {
         let outageStarted = Date()
         for index in 0..<40 { #expect(try replicas.request(1, "GET", "/v1/items/kept-\(index % 2)").status == 503) }
         let seconds = Int(Date().timeIntervalSince(outageStarted).rounded(.up)) + 1
-        let failures = replicas.processes[1].stderr.split(separator: "\n").filter { $0.contains("storage failure") }
+        let failures = replicas.servers[1].stderr.split(separator: "\n").filter { $0.contains("storage failure") }
         #expect(failures.allSatisfy { !$0.contains("\t") && !$0.contains("item_id") && !$0.contains("max_rating") }, "\(failures)")
         let distinct = Set(failures.map { $0.split(separator: ": storage failure: ").last.map { String($0.split(separator: " (and ").first ?? $0) } ?? "" })
         #expect(failures.count <= distinct.count * (seconds + 1) + 4, "\(failures.count) lines for \(distinct.count) failures in \(seconds) s: \(failures)")
@@ -143,7 +141,7 @@ struct ReplicaTests {
         DispatchQueue.concurrentPerform(iterations: 6) { worker in
             for step in 0..<40 {
                 let replica = worker % 3
-                if worker == 0 && step == 10 { replicas.processes[0].send(SIGKILL); killed.withLock { $0 = true } }
+                if worker == 0 && step == 10 { replicas.servers[0].send(SIGKILL); killed.withLock { $0 = true } }
                 let rater = "w\(worker)-\(step)"
                 let outcome: String
                 do {
@@ -155,7 +153,7 @@ struct ReplicaTests {
             }
         }
         #expect(killed.withLock { $0 })
-        #expect(failedOnSurvivors.withLock { $0 } == [], "the surviving replicas answered every write; their logs: \(replicas.processes[1].stderr) \(replicas.processes[2].stderr) \(replicas.processes[2].stdout.suffix(3000))")
+        #expect(failedOnSurvivors.withLock { $0 } == [], "the surviving replicas answered every write; their logs: \(replicas.servers[1].stderr) \(replicas.servers[2].stderr) \(replicas.servers[2].stdout.suffix(3000))")
         let count = object(try replicas.request(1, "GET", "/v1/items/load"))["count"] as? Int
         #expect(count == acknowledged.withLock { $0.count }, "every acknowledged write is counted, and only those")
         let connections = try cluster.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ratings'").flatMap { Int($0) } ?? 0

@@ -17,8 +17,9 @@ struct TokenCommandTests {
         let directory = try TemporaryDirectory("ratings-token")
         defer { directory.remove() }
         let environment = ["RATINGS_JWT_SECRET": secret, "RATINGS_JWT_ISSUER": "https://id.example", "RATINGS_JWT_AUDIENCE": "ratings"]
-        let (server, port) = try RatingsProcess.serving(["--database", directory.file("db.sqlite")], environment: environment)
+        let server = try RatingsServer(["--database", directory.file("db.sqlite")], environment: environment)
         defer { server.stop() }
+        let port = server.port
         let rater = try token(["--subject", "u-17"], environment)
         let admin = try token(["--subject", "ops", "--scope", "ratings:admin", "--ttl", "10m"], environment)
         #expect(rater.split(separator: ".").count == 3)

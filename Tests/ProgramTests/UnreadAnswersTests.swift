@@ -20,8 +20,9 @@ struct UnreadAnswersTests {
     func pipelinedOpenAPIDocument() async throws {
         let directory = try TemporaryDirectory("ratings-unread")
         defer { directory.remove() }
-        let (server, port) = try RatingsProcess.serving(["--database", directory.file("db.sqlite")])
+        let server = try RatingsServer(["--database", directory.file("db.sqlite")])
         defer { server.stop() }
+        let port = server.port
         let document = try RawHTTPClient.exchange(port: port, "GET /openapi.yaml HTTP/1.1\nHost: t\n\n")
         #expect(document.status == 200 && document.body.count > 40_000)
         let before = residentKiB(server.pid)

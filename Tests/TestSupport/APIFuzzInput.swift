@@ -83,7 +83,7 @@ public enum APIFuzzInput {
         let type = response.headers["content-type"]
         let json = try? JSONParser.parse(response.body)
         if response.status >= 500 { return "from a store that never fails" }
-        guard let id = response.requestID, !id.isEmpty else { return "without a request id" }
+        guard let id = response.lastField?.value, !id.isEmpty else { return "without a request id" }
         switch response.status {
         case 304:
             if response.headers["etag"] == nil || !response.body.isEmpty { return "without its ETag, or with a body" }

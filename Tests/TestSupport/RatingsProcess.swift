@@ -43,18 +43,6 @@ public final class RatingsProcess: Sendable {
         return Int(line[range].split(separator: ":").last ?? "")
     }
 
-    /// Starts `ratings serve ARGUMENTS` on `--port 0` and waits for its port; when it does not
-    /// listen, stops it and throws with what it wrote to standard error.
-    public static func serving(_ arguments: [String], environment: [String: String] = [:],
-                               directory: String? = nil) throws -> (process: RatingsProcess, port: Int) {
-        let process = try RatingsProcess(["serve", "--port", "0"] + arguments, environment: environment, directory: directory)
-        guard let port = process.waitForPort() else {
-            process.stop()
-            throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
-        }
-        return (process, port)
-    }
-
     /// Sends `signal` to the process.
     public func send(_ signal: Int32) { child.send(signal) }
 
@@ -74,4 +62,51 @@ public final class RatingsProcess: Sendable {
         }
         return (status, process.stdout, process.stderr)
     }
+}
+
+/// `ratings serve` run as a child process on a free loopback port, asked over fresh connections:
+/// the tests' one way to run the real binary as a server (its flags, its environment, several
+/// replicas side by side). Stopped by `stop()`, which a test calls in a `defer`.
+public final class RatingsServer: Sendable {
+    public let process: RatingsProcess
+    public let port: Int
+
+    /// Starts `ratings serve --port 0 ARGUMENTS` with `environment` and waits for its port; when it
+    /// does not listen, stops it and throws with what it wrote to standard error.
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
+        process = try RatingsProcess(["serve", "--port", "0"] + arguments, environment: environment, directory: directory)
+        guard let port = process.waitForPort() else {
+            process.stop()
+            throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
+        }
+        self.port = port
+    }
+
+    /// `method path` on a fresh connection, with a JSON body when `json` is given.
+    public func request(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) throws -> RawHTTPClient.Response {
+        try RawHTTPClient.request(port: port, method, path, json: json, headers: headers)
+    }
+
+    /// The JSON object answering `method path`.
+    public func object(_ method: String, _ path: String) throws -> [String: Any] {
+        TestSupport.object(try request(method, path))
+    }
+
+    /// `text` sent as it is (`\n` becomes CRLF) on a fresh connection, and its response.
+    public func exchange(_ text: String) throws -> RawHTTPClient.Response {
+        try RawHTTPClient.exchange(port: port, text)
+    }
+
+    public var stdout: String { process.stdout }
+    public var stderr: String { process.stderr }
+    public var pid: Int32 { process.pid }
+
+    /// Sends `signal` to the server.
+    public func send(_ signal: Int32) { process.send(signal) }
+
+    /// Waits for the exit; returns the status, or nil on timeout.
+    public func waitForExit(timeout: Double = 20) -> Int32? { process.waitForExit(timeout: timeout) }
+
+    /// Kills the server if it is still running.
+    public func stop() { process.stop() }
 }

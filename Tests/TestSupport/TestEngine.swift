@@ -19,14 +19,29 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
     /// The real engines among those this run tests.
     public static let durable: [TestEngine] = all.filter { $0 != .memory }
 
+    /// Settings of the store a test asks for beyond the defaults (SQLite's only).
+    public struct Options: Sendable {
+        /// Where SQLite's fresh directory is made (a small disk, say); the system's temporary
+        /// directory when nil.
+        public var parentDirectory: String?
+        /// How long a SQLite write waits for another process's lock.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+
+        public init(parentDirectory: String? = nil, busyTimeoutMilliseconds: Int32 = 5_000) {
+            self.parentDirectory = parentDirectory
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        }
+    }
+
     /// A fresh, empty store, and what removes it.
-    public func makeStore() throws -> (store: any RatingStore, remove: @Sendable () -> Void) {
+    public func makeStore(_ options: Options = Options()) throws -> (store: any RatingStore, remove: @Sendable () -> Void) {
         switch self {
         case .memory:
             return (InMemoryRatingStore(), {})
         case .sqlite:
-            let directory = try TemporaryDirectory("ratings-engine")
+            let directory = try options.parentDirectory.map { try TemporaryDirectory(at: $0) } ?? TemporaryDirectory("ratings-engine")
             var configuration = SQLiteStoreConfiguration(path: directory.file("ratings.sqlite"))
+            configuration.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
             configuration.claimsFile = true // as `ratings serve` opens it, so its cache is on
             let store = try SQLiteRatingStore(configuration)
             return (store, { store.flush(); directory.remove() })
