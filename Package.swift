@@ -29,6 +29,8 @@ let package = Package(
 
         // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a, byte buffers.
         .target(name: "ASCIIKit", swiftSettings: strict),
+        // The machine's clocks and standard streams, each read or written in one place.
+        .target(name: "Platform", swiftSettings: strict),
         // A lock ThreadSanitizer can see (pthread mutex), shared by the modules that lock.
         .target(name: "Locking", dependencies: ["CLinux"], swiftSettings: strict),
         // Pure: JSON reading (strict parser, exact numbers) and writing (escaping, compact writer).
@@ -39,15 +41,15 @@ let package = Package(
         // Pure: HTTP/1.1 bytes <-> messages, limits, keep-alive decisions.
         .target(name: "HTTP1", dependencies: ["ASCIIKit", "JSON"], swiftSettings: strict),
         // IO: sockets, epoll loops, signals, lifecycle.
-        .target(name: "HTTPServer", dependencies: ["HTTP1", "CLinux", "Locking", "ASCIIKit"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["HTTP1", "Platform", "CLinux", "Locking", "ASCIIKit"], swiftSettings: strict),
         // IO: SQLite storage of ratings, migrations embedded at build time.
-        .target(name: "SQLiteStore", dependencies: ["RatingsCore", "CSQLite", "Locking", "ASCIIKit"],
+        .target(name: "SQLiteStore", dependencies: ["RatingsCore", "Platform", "CSQLite", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // IO: PostgreSQL storage of ratings, for any number of replicas on one database.
-        .target(name: "PostgresStore", dependencies: ["RatingsCore", "CLibPQ", "Locking", "ASCIIKit"],
+        .target(name: "PostgresStore", dependencies: ["RatingsCore", "Platform", "CLibPQ", "Locking", "ASCIIKit"],
                 swiftSettings: strict, plugins: ["EmbedFiles"]),
         // Routes, wire types and error mapping; sees storage only through RatingStore.
-        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
+        .target(name: "RatingsAPI", dependencies: ["RatingsCore", "HTTP1", "Platform", "JSON", "Locking", "ASCIIKit"], swiftSettings: strict,
                 plugins: ["EmbedFiles"]),
         // The service assembled: the API over a store behind the HTTP server, as serve and the tests run it.
         .target(name: "RatingsApplication", dependencies: ["RatingsAPI", "HTTPServer", "RatingsCore"], swiftSettings: strict),
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit", "Locking"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "JWT", "ASCIIKit", "JSON"],
+                          dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "Platform", "JWT", "ASCIIKit", "JSON"],
                           swiftSettings: strict, plugins: ["EmbedFiles"]),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
@@ -74,7 +76,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport", "SQLiteStore", "PostgresStore"], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "RatingsCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "TestSupport"],
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "Platform", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT", "ASCIIKit"],

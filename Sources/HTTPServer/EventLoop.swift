@@ -1,3 +1,4 @@
+import Platform
 import ASCIIKit
 import CLinux
 import Glibc

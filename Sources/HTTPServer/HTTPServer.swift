@@ -1,3 +1,4 @@
+import Platform
 import Dispatch
 import Glibc
 public import HTTP1

@@ -1,5 +1,6 @@
 public import HTTP1
 import Glibc
+import Platform
 
 /// How the server listens and what it tolerates, with production defaults.
 public struct ServerConfiguration: Sendable {
@@ -33,10 +34,7 @@ public struct ServerConfiguration: Sendable {
     /// each with its errno. Called on the event loops, so it must hand the line on rather than
     /// wait for its destination (`ratings serve` gives it a `LogWriter`). Default: a write to
     /// standard error, for tests and tools whose standard error is a file.
-    public var errorLog: @Sendable (String) -> Void = { message in
-        var line = message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    public var errorLog: @Sendable (String) -> Void = { message in StandardStreams.error(message) }
 
     public init() {}
 }

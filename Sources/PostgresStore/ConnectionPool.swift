@@ -1,3 +1,4 @@
+import Platform
 import Locking
 import RatingsCore
 
@@ -38,7 +39,7 @@ final class ConnectionPool: Sendable {
     /// its result (or why it could not run) to `completion` on that worker.
     func run<T>(_ body: @escaping @Sendable (PostgresConnection, _ deadline: Double) throws -> T,
                 completion: @escaping StoreCompletion<T>) {
-        let job = Job(deadline: Monotonic.seconds() + configuration.requestTimeoutSeconds) { connection, deadline in
+        let job = Job(deadline: SystemClock.monotonicSeconds() + configuration.requestTimeoutSeconds) { connection, deadline in
             completion(Result { try body(connection.get(), deadline) })
         }
         if !jobs.put(job) {
@@ -56,7 +57,7 @@ final class ConnectionPool: Sendable {
     private func work() {
         var connection: PostgresConnection?
         while let job = jobs.take() {
-            let now = Monotonic.seconds()
+            let now = SystemClock.monotonicSeconds()
             guard now < job.deadline else {
                 job.run(.failure(PostgresError(kind: .timeout, sqlstate: "", operation: "pool",
                                                message: "no connection was free within the request's time")), job.deadline)
@@ -93,7 +94,7 @@ final class ConnectionPool: Sendable {
             return .success(connection)
         } catch {
             let jitter = Double.random(in: 0.5...1)
-            backoff.withLock { $0.failed(error, at: Monotonic.seconds(), jitter: jitter) }
+            backoff.withLock { $0.failed(error, at: SystemClock.monotonicSeconds(), jitter: jitter) }
             return .failure(error)
         }
     }

@@ -1,4 +1,5 @@
 internal import CLibPQ
+import Platform
 import Glibc
 
 /// Owns one libpq connection, used by one thread at a time. Every call takes a deadline on the
@@ -118,7 +119,7 @@ final class PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw failure(.connection, operation) }
         while true {
-            let remaining = deadline - Monotonic.seconds()
+            let remaining = deadline - SystemClock.monotonicSeconds()
             guard remaining > 0 else {
                 isBroken = true // a statement may still run on the server; this connection is done
                 throw PostgresError(kind: .timeout, sqlstate: "", operation: operation, message: "no answer within the request's time")
@@ -135,15 +136,6 @@ final class PostgresConnection {
         if kind == .connection { isBroken = true }
         let message = PQerrorMessage(handle).map { String(cString: $0) } ?? "unknown"
         return PostgresError(kind: kind, sqlstate: "", operation: operation, message: message)
-    }
-}
-
-/// The monotonic clock, in seconds.
-enum Monotonic {
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

@@ -1,3 +1,4 @@
+import Platform
 public import RatingsCore
 
 /// The ratings store on PostgreSQL, for any number of `ratings serve` processes sharing one
@@ -35,7 +36,7 @@ public final class PostgresRatingStore: RatingStore {
                                              _ body: (PostgresConnection, Double) throws -> T) throws -> T {
         // Migrations and re-scoring may take a while on a large database; they get ten minutes,
         // not a request's time.
-        let deadline = Monotonic.seconds() + 600
+        let deadline = SystemClock.monotonicSeconds() + 600
         let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings migrate", deadline: deadline)
         return try PostgresMigrator.locked(connection, deadline: deadline) { try body(connection, deadline) }
     }

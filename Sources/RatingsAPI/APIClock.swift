@@ -1,4 +1,4 @@
-import HTTP1
+import Platform
 
 /// The clocks the API reads: the wall clock for `updatedAt` and token expiry, the monotonic clock
 /// for durations and rate limits. Injectable, so tests move time instead of sleeping.

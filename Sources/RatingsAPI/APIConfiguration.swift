@@ -1,3 +1,4 @@
+import Platform
 public import RatingsCore
 
 /// What the API needs to know beyond its store.
@@ -12,7 +13,7 @@ public struct APIConfiguration: Sendable {
     /// `logFormat` (`LogLine`), without its newline. Called on the event loops, so it must
     /// hand the line on rather than wait for its destination. Default: a write to standard error,
     /// for tests and tools whose standard error is a file.
-    public var errorLog: @Sendable (String) -> Void = { message in StandardError.write(message) }
+    public var errorLog: @Sendable (String) -> Void = { message in StandardStreams.error(message) }
     /// Holds back a failure that repeats (at most one line a second for the same message); shared
     /// with whoever owns the log's destination, which reports what was held back at stop.
     public var errorLogThrottle = LogThrottle()

@@ -1,3 +1,4 @@
+import Platform
 import Dispatch
 import Locking
 import RatingsCore
@@ -11,7 +12,7 @@ import RatingsCore
 final class ReaderPool: Sendable {
     /// A read waiting for a place: its work, and when it stops waiting.
     private struct Waiting {
-        let deadline: DispatchTime
+        let deadline: Double
         let run: @Sendable (_ timedOut: Bool) -> Void
     }
 
@@ -56,7 +57,7 @@ final class ReaderPool: Sendable {
                 state.running += 1
                 return true
             }
-            state.waiting.append(Waiting(deadline: .now() + queueTimeoutSeconds, run: run))
+            state.waiting.append(Waiting(deadline: SystemClock.monotonicSeconds() + queueTimeoutSeconds, run: run))
             return false
         }
         if startNow { queue.async { [self] in drain(startingWith: run) } }
@@ -65,9 +66,9 @@ final class ReaderPool: Sendable {
     /// Runs `first`, then the waiting reads one after another while any wait, on one of the
     /// `maxReaders` places; a read that waited past its deadline fails instead of running.
     private func drain(startingWith first: @escaping @Sendable (Bool) -> Void) {
-        var current: Waiting? = Waiting(deadline: .distantFuture, run: first)
+        var current: Waiting? = Waiting(deadline: .infinity, run: first)
         while let work = current {
-            work.run(DispatchTime.now() >= work.deadline)
+            work.run(SystemClock.monotonicSeconds() >= work.deadline)
             current = state.withLock { state -> Waiting? in
                 guard state.next < state.waiting.count else {
                     state.waiting.removeAll(keepingCapacity: true)

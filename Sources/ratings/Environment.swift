@@ -19,29 +19,3 @@ struct Environment {
 
     subscript(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
 }
-
-/// Lines to standard output and standard error, written unbuffered.
-enum FileOutput {
-    static func out(_ text: String) { write(1, text) }
-    static func error(_ text: String) { write(2, text) }
-
-    /// How long a line waits for its destination to take it before it is dropped.
-    static let patienceMilliseconds: Int32 = 2_000
-
-    private static func write(_ fd: Int32, _ text: String) {
-        var line = text.hasSuffix("\n") ? text : text + "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                // A pipe nobody reads (a stalled log collector) must not keep the program from
-                // stopping: past the patience, the line is dropped.
-                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                guard poll(&ready, 1, patienceMilliseconds) == 1 else { return }
-                // Safe: offset < bytes.count inside this loop, and a line always has its newline.
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import Platform
 import HTTP1
 import HTTPServer
 import RatingsAPI
@@ -19,7 +20,7 @@ final class ErrorOutput: Sendable {
         // watching the terminal should see one when it happens, not 50 ms later. The writer's own
         // reports (lines dropped while standard error took nothing) are written from its thread.
         writer = try LogWriter(fd: 2, name: "error log", threadName: "error-log", wakeBytes: 1) { report in
-            FileOutput.error(LogLine.now(report, format: format))
+            StandardStreams.error(LogLine.now(report, format: format))
         }
     }
 

@@ -1,3 +1,4 @@
+import Platform
 import HTTPServer
 
 /// `ratings healthcheck`: exits 0 when `/healthz` answers 200.
@@ -15,12 +16,12 @@ enum HealthcheckCommand {
         do {
             let status = try HealthProbe.status(of: url)
             guard status == 200 else {
-                FileOutput.error("ratings healthcheck: \(url) answered \(status)")
+                StandardStreams.error("ratings healthcheck: \(url) answered \(status)")
                 return 1
             }
             return 0
         } catch {
-            FileOutput.error("ratings healthcheck: \(error.description)")
+            StandardStreams.error("ratings healthcheck: \(error.description)")
             return 1
         }
     }

@@ -1,3 +1,4 @@
+import Platform
 import HTTP1
 import RatingsAPI
 

@@ -1,3 +1,4 @@
+import Platform
 
 /// `ratings migrate`: applies pending migrations and exits.
 enum MigrateCommand {
@@ -11,18 +12,18 @@ enum MigrateCommand {
         do {
             database = DatabaseChoice(try options.text("database") ?? "ratings.sqlite", poolSize: 1)
         } catch {
-            FileOutput.error("ratings migrate: \(error.message)")
+            StandardStreams.error("ratings migrate: \(error.message)")
             return 2
         }
         let path = database.description
         do {
             let applied = try database.migrate()
-            FileOutput.out(applied.isEmpty
+            StandardStreams.out(applied.isEmpty
                 ? "database \(path) is up to date"
                 : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s") to \(path): \(applied.joined(separator: ", "))")
             return 0
         } catch {
-            FileOutput.error("ratings migrate: cannot migrate \(path): \(error)")
+            StandardStreams.error("ratings migrate: cannot migrate \(path): \(error)")
             return 1
         }
     }

@@ -1,3 +1,4 @@
+import Platform
 import ASCIIKit
 import Glibc
 
@@ -51,13 +52,13 @@ struct Options {
     /// Parses a command's flags, answering `--help` and refused flags the same way for every command.
     static func parse(_ arguments: [String], command: Command, environment: Environment) -> Parsed {
         if arguments.contains("--help") || arguments.contains("-h") {
-            FileOutput.out(command.usage)
+            StandardStreams.out(command.usage)
             return .exit(0)
         }
         do {
             return .run(try Options(arguments, command: command, environment: environment))
         } catch {
-            FileOutput.error("ratings \(command.name): \(error.message)\n\n\(command.usage)")
+            StandardStreams.error("ratings \(command.name): \(error.message)\n\n\(command.usage)")
             return .exit(2)
         }
     }

@@ -1,3 +1,4 @@
+import Platform
 import Glibc
 import HTTPServer
 import RatingsAPI
@@ -49,10 +50,10 @@ enum ServeCommand {
             do {
                 settings = try ServeSettings(options)
             } catch let problem as Options.Problem {
-                FileOutput.error("ratings serve: \(problem.message)\n\n\(Commands.serve.usage)")
+                StandardStreams.error("ratings serve: \(problem.message)\n\n\(Commands.serve.usage)")
                 return 2
             } catch {
-                FileOutput.error("ratings serve: \(error)")
+                StandardStreams.error("ratings serve: \(error)")
                 return 2
             }
         }
@@ -64,7 +65,7 @@ enum ServeCommand {
         do {
             errors = try ErrorOutput(format: settings.logFormat)
         } catch {
-            FileOutput.error("ratings serve: cannot start the error log's thread: \(error)")
+            StandardStreams.error("ratings serve: cannot start the error log's thread: \(error)")
             return 1
         }
         let code = serve(settings, errors: errors)
@@ -75,7 +76,7 @@ enum ServeCommand {
 
     /// One of the program's own lines on standard output, beside the access log and in its format.
     private static func say(_ text: String, format: LogFormat) {
-        FileOutput.out(LogLine.now(text, level: .info, format: format))
+        StandardStreams.out(LogLine.now(text, level: .info, format: format))
     }
 
     /// Serves until stopped; every line for standard error goes through `errors`.

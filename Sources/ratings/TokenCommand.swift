@@ -1,3 +1,4 @@
+import Platform
 import ASCIIKit
 import HTTP1
 import JWT
@@ -17,10 +18,10 @@ enum TokenCommand {
         case .run(let parsed): options = parsed
         }
         do throws(Options.Problem) {
-            FileOutput.out(try token(options))
+            StandardStreams.out(try token(options))
             return 0
         } catch {
-            FileOutput.error("ratings token: \(error.message)")
+            StandardStreams.error("ratings token: \(error.message)")
             return 2
         }
     }

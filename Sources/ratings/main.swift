@@ -1,4 +1,5 @@
 // The `ratings` executable: reads flags and environment, then runs one command.
+import Platform
 import Glibc
 
 let environment = Environment.current
@@ -9,9 +10,9 @@ case "serve": code = ServeCommand.run(Array(arguments.dropFirst()), environment)
 case "migrate": code = MigrateCommand.run(Array(arguments.dropFirst()), environment)
 case "healthcheck": code = HealthcheckCommand.run(Array(arguments.dropFirst()), environment)
 case "token": code = TokenCommand.run(Array(arguments.dropFirst()), environment)
-case "--version", "version": FileOutput.out("ratings \(BuildInfo.version) (commit \(BuildInfo.commit))"); code = 0
-case "--help", "-h", "help": FileOutput.out(Commands.usage); code = 0
-case nil: FileOutput.error(Commands.usage); code = 2
-case let other?: FileOutput.error("ratings: unknown command '\(other)'\n\n\(Commands.usage)"); code = 2
+case "--version", "version": StandardStreams.out("ratings \(BuildInfo.version) (commit \(BuildInfo.commit))"); code = 0
+case "--help", "-h", "help": StandardStreams.out(Commands.usage); code = 0
+case nil: StandardStreams.error(Commands.usage); code = 2
+case let other?: StandardStreams.error("ratings: unknown command '\(other)'\n\n\(Commands.usage)"); code = 2
 }
 exit(code)

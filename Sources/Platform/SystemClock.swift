@@ -1,7 +1,8 @@
 import Glibc
 
 /// The two clocks the service reads: monotonic for durations and deadlines, wall for
-/// timestamps. Reading a clock is a vDSO call, not IO, so this pure module can offer it.
+/// timestamps: the one place the service reads the machine's time. Reading a clock is a vDSO
+/// call, not IO, so pure modules may depend on this one.
 public enum SystemClock {
     /// Seconds on the monotonic clock (arbitrary origin, never goes back).
     public static func monotonicSeconds() -> Double {
