@@ -77,9 +77,7 @@ public final class PostgresRatingStore: RatingStore {
                 Rating(item: ItemID(stored: rows.text(row, 0)), rater: rater, stars: Stars(stored: rows.int(row, 1)),
                        scale: (try? Scale(maxRating: rows.int(row, 3))) ?? defaultScale, updatedAtMilliseconds: Int64(rows.int(row, 2)))
             }
-            let page = Array(ratings.prefix(limit))
-            let next = ratings.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
-            return RaterPage(ratings: page, next: next)
+            return RaterPage(cutting: ratings, limit: limit)
         }, completion: completion)
     }
 
@@ -91,8 +89,7 @@ public final class PostgresRatingStore: RatingStore {
                 position?.item.rawValue ?? "", String(minCount), String(limit + 1),
             ], deadline: deadline)
             let items = (0..<rows.rowCount).map { SummaryRow(rows, row: $0, offset: 1).summary(of: ItemID(stored: rows.text($0, 0))) }
-            let page = Array(items.prefix(limit))
-            return RankingPage(items: page, next: items.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
+            return RankingPage(cutting: items, limit: limit, ranking: ranking)
         }, completion: completion)
     }
 

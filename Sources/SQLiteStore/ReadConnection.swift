@@ -55,9 +55,7 @@ final class ReadConnection {
                                   scale: (try? Scale(maxRating: selectRaterPage.int(3))) ?? defaultScale,
                                   updatedAtMilliseconds: Int64(selectRaterPage.int(2))))
         })
-        let page = Array(ratings.prefix(limit))
-        let next = ratings.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
-        return RaterPage(ratings: page, next: next)
+        return RaterPage(cutting: ratings, limit: limit)
     }
 
     func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, ranking: RankingSettings) throws(SQLiteError) -> RankingPage {
@@ -72,8 +70,7 @@ final class ReadConnection {
         }, row: {
             items.append(SummaryRow(selectRankingPage, offset: 1).summary(of: ItemID(stored: selectRankingPage.text(0))))
         })
-        let page = Array(items.prefix(limit))
-        return RankingPage(items: page, next: items.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
+        return RankingPage(cutting: items, limit: limit, ranking: ranking)
     }
 
     /// The item's row, nil when it has none.

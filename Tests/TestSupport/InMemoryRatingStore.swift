@@ -59,9 +59,7 @@ public final class InMemoryRatingStore: RatingStore {
                 a.updatedAtMilliseconds != b.updatedAtMilliseconds ? a.updatedAtMilliseconds > b.updatedAtMilliseconds
                     : a.item.rawValue.utf8.lexicographicallyPrecedes(b.item.rawValue.utf8)
             }.filter { position?.isFollowed(by: $0) ?? true }
-            let page = Array(ordered.prefix(limit))
-            let next = ordered.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil
-            return RaterPage(ratings: page, next: next)
+            return RaterPage(cutting: ordered, limit: limit)
         })
     }
 
@@ -81,8 +79,7 @@ public final class InMemoryRatingStore: RatingStore {
                 return (place, summary)
             }
             let ordered = ranked.sorted { $0.0.isAbove($1.0) }.filter { position?.isAbove($0.0) ?? true }
-            let page = Array(ordered.prefix(limit))
-            return RankingPage(items: page.map(\.1), next: ordered.count > limit ? page.last?.0 : nil)
+            return RankingPage(cutting: ordered.map(\.1), limit: limit, ranking: ranking)
         })
     }
 

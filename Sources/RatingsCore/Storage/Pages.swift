@@ -38,6 +38,13 @@ public struct RaterPage: Sendable, Hashable {
         self.ratings = ratings
         self.next = next
     }
+
+    /// The first `limit` of `fetched`, ratings in page order of which a store read up to
+    /// `limit + 1`: the one past the page is how it knows that another page follows.
+    public init(cutting fetched: [Rating], limit: Int) {
+        let page = Array(fetched.prefix(limit))
+        self.init(ratings: page, next: fetched.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil)
+    }
 }
 
 /// Where a page of the ranking stopped: the last item's score key, count and id. The next page
@@ -79,5 +86,12 @@ public struct RankingPage: Sendable, Hashable {
     public init(items: [ItemSummary], next: RankingPosition?) {
         self.items = items
         self.next = next
+    }
+
+    /// The first `limit` of `fetched`, summaries in ranking order of which a store read up to
+    /// `limit + 1`: the one past the page is how it knows that another page follows.
+    public init(cutting fetched: [ItemSummary], limit: Int, ranking: RankingSettings) {
+        let page = Array(fetched.prefix(limit))
+        self.init(items: page, next: fetched.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
     }
 }
