@@ -76,8 +76,14 @@ case "commit" where arguments.count == 4:
 default:
     fail("usage: EmbedFilesTool files NAME OUTPUT FILE... | string NAME OUTPUT FILE")
 }
+// An output that already says this is left alone: a new modification time would make SwiftPM
+// recompile its module and every module above it (the commit file is regenerated on every build).
+if FileManager.default.contents(atPath: output) == Data(source.utf8) { exit(0) }
+// Written beside the output and renamed over it, so a build never compiles half a file.
+// (Foundation's `.atomic` on Linux leaves an empty `TemporaryDirectory.*` in /tmp per write.)
 do {
-    try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    try Data(source.utf8).write(to: URL(fileURLWithPath: output + ".partial"))
+    guard rename(output + ".partial", output) == 0 else { fail("cannot rename \(output).partial over \(output) (errno \(errno))") }
 } catch {
     fail("cannot write \(output): \(error)")
 }

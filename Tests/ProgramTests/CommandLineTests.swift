@@ -148,7 +148,7 @@ struct CommandLineTests {
         let directory = try TemporaryDirectory("ratings-secret-file")
         defer { directory.remove() }
         let secret = "a-shared-secret-of-at-least-32-bytes!"
-        try (secret + "\n").write(toFile: directory.file("jwt"), atomically: true, encoding: .utf8)
+        try (secret + "\n").write(toFile: directory.file("jwt"), atomically: false, encoding: .utf8)
         let server = try RatingsProcess(["serve", "--port", "0", "--database", directory.file("db.sqlite")],
                                         environment: ["RATINGS_JWT_SECRET_FILE": directory.file("jwt")])
         defer { server.stop() }

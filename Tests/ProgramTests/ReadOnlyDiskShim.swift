@@ -40,6 +40,6 @@ struct ReadOnlyDiskShim {
 
     private func setFlag(_ name: String, _ on: Bool) {
         let flag = "\(folder)/\(name)"
-        if on { _ = FileManager.default.createFile(atPath: flag, contents: nil) } else { try? FileManager.default.removeItem(atPath: flag) }
+        if on { close(open(flag, O_CREAT | O_WRONLY, 0o600)) } else { try? FileManager.default.removeItem(atPath: flag) }
     }
 }

@@ -68,7 +68,7 @@ struct SettingsTests {
         let directory = try TemporaryDirectory("ratings-secret")
         defer { directory.remove() }
         let file = directory.file("secret")
-        try "from-a-file\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "from-a-file\n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(try options(Commands.serve, environment: ["RATINGS_JWT_SECRET_FILE": file]).secret("RATINGS_JWT_SECRET") == "from-a-file")
         #expect(try options(Commands.serve, environment: ["RATINGS_JWT_SECRET": "direct"]).secret("RATINGS_JWT_SECRET") == "direct")
         #expect(try options(Commands.serve).secret("RATINGS_JWT_SECRET") == nil)
@@ -80,7 +80,7 @@ struct SettingsTests {
         }
         // A database URI carries a password, so it may come from a file too; the flag still wins.
         let uri = directory.file("uri")
-        try "postgresql://app:pw@db/ratings\n".write(toFile: uri, atomically: true, encoding: .utf8)
+        try "postgresql://app:pw@db/ratings\n".write(toFile: uri, atomically: false, encoding: .utf8)
         #expect(try options(Commands.serve, environment: ["RATINGS_DATABASE_FILE": uri]).text("database") == "postgresql://app:pw@db/ratings")
         #expect(try options(Commands.serve, ["--database", "x.sqlite"], environment: ["RATINGS_DATABASE_FILE": uri]).text("database") == "x.sqlite")
         #expect(try options(Commands.migrate).text("database") == "ratings.sqlite")

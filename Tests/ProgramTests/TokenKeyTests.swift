@@ -83,7 +83,7 @@ struct TokenKeyTests {
         let both = try RatingsProcess.run(["serve", "--port", "0"], environment: ["RATINGS_JWT_JWKS_FILE": jwks,
                                                                                   "RATINGS_JWT_SECRET": String(repeating: "s", count: 40)])
         #expect(both.status == 2 && both.stderr.contains("not several"))
-        try "{\"keys\":[]}".write(toFile: jwks, atomically: true, encoding: .utf8)
+        try "{\"keys\":[]}".write(toFile: jwks, atomically: false, encoding: .utf8)
         let empty = try RatingsProcess.run(["serve", "--port", "0"], environment: ["RATINGS_JWT_JWKS_FILE": jwks])
         #expect(empty.status == 2 && empty.stderr.contains("RATINGS_JWT_JWKS_FILE: the JWK Set holds no signing key"))
     }
