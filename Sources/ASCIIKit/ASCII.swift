@@ -1,7 +1,7 @@
 /// The byte-level text helpers every module shares: ASCII classes, hexadecimal digits, trimming,
 /// bounded decimal integers and zero padding. Protocol text (HTTP, JSON, SQL names, flags) is
-/// ASCII, so these work on UTF-8 bytes and never on `Character`, which is slower and locale-free
-/// anyway.
+/// ASCII, so these work on UTF-8 bytes and never on `Character` (grapheme clusters, which
+/// protocol text does not have).
 public enum ASCII {
     /// `0`…`9`.
     @inlinable @inline(__always)
@@ -114,9 +114,8 @@ public enum ASCII {
         }
     }
 
-    /// `bytes` (UTF-8) as text, copied in place: a short ASCII text (an id, a query parameter's
-    /// name) then lives inline without the UTF-8 check `String(decoding:)` makes (about 70
-    /// instructions a piece); anything else is checked, and repaired, as `String(decoding:)` would.
+    /// `bytes` (UTF-8) as text, copied in place: ASCII needs no UTF-8 check; anything else is
+    /// checked, and repaired, as `String(decoding:)` would.
     @inlinable
     public static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { $0.initialize(fromContentsOf: bytes) }
@@ -194,8 +193,7 @@ public enum ASCII {
     /// between double quotes when `quoted` (a strong entity tag), after `prefix` when given.
     @inlinable
     public static func hex(_ value: UInt64, width: Int = 16, quoted: Bool = false, after prefix: String = "") -> String {
-        // Written in place, in one allocation at most: ETags and request ids are made this way
-        // for every response, and `prefix + hex(...)` would cost a second string and a copy.
+        // Written in place, prefix included: one string at most, never a second to concatenate.
         let digitCount = max(width, (64 - value.leadingZeroBitCount + 3) / 4)
         let quotes = quoted ? 2 : 0
         return prefix.withUTF8Bytes { prefix in
@@ -238,9 +236,7 @@ extension StaticString {
 
 extension String {
     /// Calls `body` with the string's UTF-8 bytes where they lie, a NUL inside the text included.
-    /// Through `withCString`, which borrows the storage: `utf8.withContiguousStorageIfAvailable`
-    /// retained and released it on every call, an atomic pair each time a request's header,
-    /// path or answer touched a string.
+    /// Through `withCString`, which borrows the storage rather than retaining it.
     @inlinable
     public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let count = utf8.count

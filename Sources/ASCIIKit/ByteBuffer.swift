@@ -1,7 +1,6 @@
 /// A growable run of bytes for output assembled from many small pieces: response heads and
 /// access-log lines, a dozen pieces each on every request. Appending is a capacity check and a
-/// copy, inlined at the caller (as a call, a one-byte append cost some 25 instructions);
-/// `Array.append(contentsOf:)` costs about ninety instructions per piece through its generic path.
+/// copy, inlined at the caller, never `Array.append(contentsOf:)`'s generic path.
 /// Noncopyable, so its storage has exactly one owner and needs no reference count.
 public struct ByteBuffer: ~Copyable {
     // Safe: owned by this value alone (it cannot be copied), `storedCapacity` bytes long, the

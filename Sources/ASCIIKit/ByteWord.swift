@@ -1,7 +1,6 @@
 /// Tests on eight bytes at once, read as one `UInt64`: whether any of them is below, above or
-/// equal to a value. A scan asks them of each word and looks at the bytes one by one only in a
-/// word that may need it, where a byte-at-a-time loop cost five to fifteen instructions a byte
-/// (request targets, field values, JSON strings).
+/// equal to a value. A scan (of request targets, field values, JSON strings) asks them of each
+/// word and looks at the bytes one by one only in a word that may need it.
 ///
 /// Whether the flags are zero is exact: a byte's high bit is set by `(w - n…) & ~w` when that
 /// byte is below `n`, by `(w + (0x7F - n)…) | w` when it is above `n`, and a borrow or a carry

@@ -26,8 +26,7 @@ enum ByteClass {
     /// Visible ASCII, as a request target is written.
     @inline(__always) static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 
-    /// The first `byte` in `bytes[start..<end]`, by memchr: a head's line ends, found faster than
-    /// by a byte-at-a-time look.
+    /// The first `byte` in `bytes[start..<end]`, by memchr (a head's line ends).
     static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
         guard start < end, let base = bytes.baseAddress else { return nil }
         // Safe: start < end <= bytes.count, so the search stays inside the buffer.

@@ -17,8 +17,7 @@ public struct HTTPHandler: Sendable {
         case later
     }
 
-    /// Answers a request, which it takes over (`consuming`): the handler keeps it without a copy,
-    /// which would retain each of its fields.
+    /// Answers a request, which it takes over (`consuming`): the handler keeps it without a copy.
     public let handle: @Sendable (_ request: consuming HTTPRequest, _ environment: RequestEnvironment, _ respond: @escaping Respond) -> Answer
     /// Renders, on the connection's loop, the answer to a request the server refuses itself: it
     /// could not be read, did not arrive in time, or came over a connection limit (the handler

@@ -86,7 +86,7 @@ public struct HTTPRequestParser: Sendable {
         var lineStart = Self.lineStart(before: index, in: bytes)
         while index < bytes.count {
             // Straight to the next LF when no byte before it can break a limit: there only a bare
-            // CR can be wrong, and memchr finds both faster than a byte-by-byte look at each.
+            // CR can be wrong, and memchr finds both.
             let nextLF = ByteClass.index(of: ByteClass.lf, in: bytes, from: index, to: bytes.count) ?? bytes.count
             let firstOverLimit = requestLineEnd < 0 ? limits.maxRequestLineBytes + 1 : requestLineEnd + limits.maxHeaderBytes + 4
             if nextLF < firstOverLimit {

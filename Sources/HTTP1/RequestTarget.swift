@@ -94,7 +94,7 @@ public struct RequestTarget: Sendable {
 
     /// Calls `body` with the path's segments; only for a path that has some.
     private func withPathSegments<Result>(_ body: (inout ByteSlices) -> Result) -> Result {
-        // Borrowed in place: a copy of the path was a retain and a release.
+        // Borrowed in place, never copied.
         rawPath.withUTF8Bytes { bytes in
             var segments = ByteSlices(UnsafeBufferPointer(rebasing: bytes.dropFirst()), separatedBy: UInt8(ascii: "/"))
             return body(&segments)
@@ -115,7 +115,7 @@ public struct RequestTarget: Sendable {
     private static func items(of query: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {
         // Split as bytes, each piece made a String once: "&" and "=" are ASCII.
         var items: [(name: String, value: String)] = []
-        // One allocation instead of regrowing from empty for the second and fourth pair.
+        // Sized once for every pair.
         items.reserveCapacity(1 + ASCII.occurrences(of: UInt8(ascii: "&"), in: query))
         ASCII.forEachSlice(of: query, separatedBy: UInt8(ascii: "&")) { pair in
             guard !pair.isEmpty else { return }
@@ -136,8 +136,7 @@ public enum PercentDecoding {
     /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
     /// `+` is left as is: it means a space only in HTML forms, not in URLs.
     public static func decode(_ text: String) -> String? {
-        // Looked for in the borrowed bytes: through a Substring the look cost several hundred
-        // instructions for a value of a few bytes, on every display and batch request.
+        // Looked for in the borrowed bytes, not through a Substring.
         text.withUTF8Bytes { $0.contains(UInt8(ascii: "%")) } ? decodeEscapes(text.utf8) : text
     }
 

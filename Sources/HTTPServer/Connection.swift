@@ -67,8 +67,7 @@ final class Connection: EventSource, @unchecked Sendable {
         environment = RequestEnvironment(peer: peer, loop: loop)
         machine = ConnectionStateMachine(limits: shared.configuration.limits, lingerSeconds: shared.configuration.lingerSeconds,
                                          now: loop.now)
-        // Made once per connection rather than per request (a closure holding two references is
-        // an allocation). It reaches the connection through `mailbox`, which `close` empties, so an
+        // Made once per connection rather than per request. It reaches the connection through `mailbox`, which `close` empties, so an
         // answer that arrives after the connection is gone is dropped; the loop it holds strongly,
         // so a late answer can still reach it.
         respond = { [mailbox, loop = loop as EventLoop] response in
@@ -185,8 +184,8 @@ final class Connection: EventSource, @unchecked Sendable {
 
     // MARK: Actions
 
-    /// Carries out `action`, taking it over: the request or response it holds moves on rather
-    /// than being copied (a retain for each of its fields, and a release when the copy ends).
+    /// Carries out `action`, taking it over: the request or response it holds moves on, never
+    /// copied.
     private func perform(_ action: consuming ConnectionStateMachine.Action) {
         switch consume action {
         case .none:
@@ -310,9 +309,8 @@ final class Connection: EventSource, @unchecked Sendable {
 }
 
 /// Where a connection's answers find it: the connection while it is open, nothing once it has
-/// closed. A box the connection empties, rather than a weak reference: a weak reference gives the
-/// connection a side table, and then every retain and release of it (several per request) takes
-/// the runtime's slow path.
+/// closed. A box the connection empties, rather than a weak reference, which would give every
+/// connection a side table for its whole life.
 // Safe: `connection` is read and written only on its loop's thread (`respond` reads it there),
 // so no two accesses overlap and the runtime's exclusivity check, one call per access, is skipped.
 private final class Mailbox: @unchecked Sendable {

@@ -42,8 +42,8 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     /// When draining, the moment every remaining connection is closed regardless.
     private var drainDeadline: Double?
 
-    /// A read buffer shared by every connection of this loop: raw memory, which `recv` borrows
-    /// without the retain and release an array's storage took on each read.
+    /// A read buffer shared by every connection of this loop: raw memory that `recv` fills in
+    /// place.
     // Safe: allocated here and freed in `deinit`; only this loop's thread reads into it.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// The monotonic clock at the start of this iteration, in seconds.

@@ -16,8 +16,7 @@ public enum JSONText {
 
     /// Appends the UTF-8 text in `utf8` as a quoted JSON string. Bytes that need no escape, which
     /// is nearly all of them, are copied as they are, a run at a time, and looked at eight at a
-    /// time: a byte at a time cost about fifteen instructions a byte, a thousand in each `PUT`'s
-    /// answer. Safe: `utf8` is only read, during the call.
+    /// time (`ByteWord`). Safe: `utf8` is only read, during the call.
     public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\""))
         let bytes = UnsafeRawBufferPointer(utf8)

@@ -23,8 +23,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Inlinable, so each caller gets it
-    /// specialized to its own value and result: the generic version passed both through
-    /// value witnesses, and the caller had to retain what its closure read, on every lock.
+    /// specialized to its own value and result.
     @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)

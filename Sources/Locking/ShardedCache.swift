@@ -49,8 +49,7 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Owns the shards, for as long as the cache lives.
     let shards: [Locked<Shard>]
-    /// The same shards, reached without a reference count: an element read from `shards` was
-    /// retained and released around every lookup (an atomic pair, twenty of them for a batch).
+    /// The same shards, reached without a reference count.
     // Safe: `shards` holds each of these for the cache's whole life, and a lock is only ever
     // taken through the cache, so none can be freed while it is in use.
     @usableFromInline let unretainedShards: [Unmanaged<Locked<Shard>>]

@@ -17,8 +17,7 @@ final class APIServices: Sendable {
                             write: configuration.errorLog)
     }
 
-    /// The language of the response to `request`. Asked here rather than of `languages` through
-    /// the services: reaching an object through another retained and released it, every request.
+    /// The language of the response to `request`, asked of the negotiator this holds directly.
     func language(of request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         try languages.negotiate(request, target)
     }

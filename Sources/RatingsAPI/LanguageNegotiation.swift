@@ -3,8 +3,7 @@ import RatingsCore
 
 /// Chooses the language of a response: the `lang` query parameter when given, otherwise
 /// `Accept-Language`, otherwise the catalog's fallback (English). A class, so a request reaches
-/// it through one reference: as a struct inside the services, each call retained and released
-/// its catalog's arrays.
+/// it, and the catalog it holds, through one reference.
 final class LanguageNegotiator: Sendable {
     private let catalog: LanguageCatalog
     /// The catalog's languages, in its order (the fallback first), ready for the wire.

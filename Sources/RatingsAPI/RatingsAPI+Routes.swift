@@ -1,8 +1,7 @@
 /// The route table: every resource the API serves, declared once, with the endpoint of each
 /// method. `Allow`, `HEAD`, the metrics label and the path parameters all come from here, and a
-/// test holds this table against `openapi.yaml`. (Endpoints are closures rather than method
-/// references, each handed straight to its method's `MethodEndpoint` builder, so calling one
-/// allocates nothing.)
+/// test holds this table against `openapi.yaml`. (Endpoints are closures handed straight to
+/// their method's `MethodEndpoint` builder, so calling one needs no reabstraction thunk.)
 extension RatingsAPI {
     static let routeTable: [Route] = [
         Route("/v1/items/{itemId}/ratings/{raterId}",

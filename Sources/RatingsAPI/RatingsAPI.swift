@@ -94,7 +94,7 @@ public final class RatingsAPI: Sendable {
                 }
                 throw APIError.notFound(path: context.target.rawPath)
             }
-            // Read in place: a copy of the route retained its pattern, endpoints and names.
+            // The route is read in place, never copied.
             guard let endpoint = router.routes[index].endpoint(for: context.request.method) else {
                 throw APIError.methodNotAllowed(method: context.request.method, allow: router.routes[index].allow)
             }

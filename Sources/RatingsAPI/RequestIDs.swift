@@ -13,7 +13,7 @@ final class RequestIDs: Sendable {
     init() {
         var generator = SystemRandomNumberGenerator()
         // Eight digits and a dash, so the first 16.7 million ids (up to six counter digits) fit
-        // the 15 bytes a String keeps inline: a generated id then costs no allocation.
+        // the 15 bytes a String keeps inline.
         prefix = ASCII.hex(UInt64(generator.next() as UInt32), width: 8) + "-"
     }
 

@@ -1,8 +1,7 @@
 /// One whole number per star of a scale, `values[k]` for the star `k + 1`, held inline: a scale
 /// has at most ten stars. A summary's histogram (how many ratings gave `k + 1` stars) and a
-/// display's fill shares are kept so, without an array, so copying a summary out of a cache
-/// (twenty times for a batch) or working out a display costs no allocation and no reference
-/// counting.
+/// display's fill shares are kept so, without an array, so copying a summary out of a cache or
+/// working out a display needs no allocation and no reference counting.
 public struct PerStar: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
     private typealias Storage = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
 

@@ -44,15 +44,14 @@ extension RatingsAPI {
 
     /// A list of summaries without a rater's stars: every entry is a summary rendered before, so
     /// copy the bytes, and derive the ETag from theirs instead of hashing the whole body again.
-    /// Each rendering is written while this holds it: gathered into an array first, each was
-    /// retained again to be read back out of it, an atomic pair per item.
+    /// Each rendering is written while this holds it, never gathered into an array first.
     private func summaryList(_ summaries: [ItemSummary], in language: WireLanguage) -> HTTPResponse {
         var json = JSONWriter(capacity: 32 + summaries.count * Self.summaryBytes)
         var etag = Responses.CombinedETag()
         WireFormat.summaryList(into: &json) { json in
             for index in summaries.indices {
                 let rendering = renderings.rendering(of: summaries[index], in: language)
-                // Held explicitly across the copy: otherwise its bytes were retained for the call.
+                // Held explicitly across the copy, so its bytes are lent, not retained, for the call.
                 withExtendedLifetime(rendering) { json.value(rendering.json) }
                 etag.add(rendering.etagHash)
             }

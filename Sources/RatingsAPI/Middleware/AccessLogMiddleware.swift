@@ -17,7 +17,7 @@ final class AccessLogMiddleware: OutboundMiddleware {
         self.clock = clock
     }
 
-    /// Appends the time, copied under the lock rather than handed out (a retain and a release).
+    /// Appends the time, copied under the lock rather than handed out.
     private func appendNow(to line: inout ByteBuffer) {
         let milliseconds = clock.wallMilliseconds()
         time.withLock { time in
@@ -26,8 +26,8 @@ final class AccessLogMiddleware: OutboundMiddleware {
         }
     }
 
-    /// `milliseconds` as RFC 3339 text. Kept out of line: it runs once per millisecond, not per
-    /// request, and `scripts/count-instructions.sh` leaves its cost out by this name.
+    /// `milliseconds` as RFC 3339 text. Kept out of line, under this name, because it runs once
+    /// per millisecond rather than per request (`scripts/count-instructions.sh` looks for it).
     @inline(never)
     private static func timeText(_ milliseconds: Int64) -> (milliseconds: Int64, text: [UInt8]) {
         var text: [UInt8] = []
@@ -78,8 +78,7 @@ final class AccessLogMiddleware: OutboundMiddleware {
     }
 
     /// One line for the request of `context` (nil: one no handler saw). The request's parts are
-    /// read through the context where they are written, rather than gathered first: a tuple of
-    /// them retained and released each of its strings on every request.
+    /// read through the context where they are written, never gathered into a copy first.
     private func write(peer: String, _ context: RequestContext?, refusedID: String? = nil, status: Int, bytes: Int, micros: Int,
                        into line: inout ByteBuffer) {
         switch format {
@@ -88,8 +87,7 @@ final class AccessLogMiddleware: OutboundMiddleware {
             line.append(UInt8(ascii: " "))
             line.append(peer)
             line.append(" \"" as StaticString)
-            // `switch`, not `if let`: a bound optional is a copy, which retained the context and
-            // each string read through it around every append.
+            // `switch`, not `if let`: the context is read in place, never bound to a copy.
             switch context {
             case .some(let context):
                 line.append(context.request.method)

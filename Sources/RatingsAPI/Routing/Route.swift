@@ -32,9 +32,9 @@ struct Route: Sendable {
     }
 }
 
-/// One method of a route and its endpoint. A struct built straight from the closure, rather than
-/// a tuple or a dictionary entry: a function kept in a generic container is stored in its most
-/// general form, and every call then allocates reabstraction thunks for it and its arguments.
+/// One method of a route and its endpoint. A struct built straight from the closure, not a
+/// tuple or a dictionary entry, because a function kept in a generic container is stored in its
+/// most general form and needs reabstraction thunks at every call.
 struct MethodEndpoint: Sendable {
     let method: String
     let endpoint: Endpoint
@@ -51,8 +51,7 @@ struct Router: Sendable {
     /// The index in `routes` (for metrics kept in arrays) of the route whose pattern matches
     /// `path`; nil when none does.
     func match(_ target: RequestTarget) -> Int? {
-        // Each route read in place: `firstIndex(where:)` handed its predicate a copy of every
-        // route it tried, a retain and a release of its pattern and of its endpoints.
+        // Each route read in place, never copied out to a predicate.
         for index in routes.indices where routes[index].pattern.matches(target) { return index }
         return nil
     }

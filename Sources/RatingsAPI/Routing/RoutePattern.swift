@@ -7,9 +7,8 @@ enum PathParameter: String, CaseIterable, Sendable {
 }
 
 /// A path pattern such as `/v1/items/{itemId}`: literal segments and named parameters. The
-/// pattern's text is also the metrics label, so labels never carry raw paths. A class: every
-/// request's context holds its route's pattern, and a reference is one retain where a copy of
-/// the value was four (its text and three arrays).
+/// pattern's text is also the metrics label, so labels never carry raw paths. A class, since
+/// every request's context holds its route's pattern: one reference, not a copy of its parts.
 final class RoutePattern: Sendable, CustomStringConvertible {
     let description: String
     /// Each segment's literal as UTF-8 bytes, nil for a parameter: what a request's path is

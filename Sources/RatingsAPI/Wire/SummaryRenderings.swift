@@ -9,8 +9,8 @@ import RatingsCore
 /// it was rendered from (every count compared), so it can never be stale: the store decides what
 /// is current, this only remembers how it looked.
 final class SummaryRenderings: Sendable {
-    /// One item's summary in one language, rendered. A class, so handing one out of the cache
-    /// costs one retain rather than one per string and array inside it.
+    /// One item's summary in one language, rendered. A class, so the cache hands out one
+    /// reference rather than a copy of every string and array inside it.
     final class Rendering: Sendable {
         let summary: ItemSummary
         /// The Summary object's JSON.

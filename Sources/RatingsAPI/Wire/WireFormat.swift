@@ -33,8 +33,8 @@ struct WireFormat {
     }
 
     /// Every number of hundredths an answer writes, as JSON: a star's fill (0 to 100) and an
-    /// average (up to the largest scale's top). Copied rather than formatted: formatting made a
-    /// `String` per number, about 600 instructions of each `PUT`'s answer for its average.
+    /// average (up to the largest scale's top), made once, so an answer copies its numbers and
+    /// formats none.
     private static let hundredthsTexts: [[UInt8]] = (0...Scale.allowed.upperBound * 100).map { Array(DecimalText.hundredths($0).utf8) }
 
     /// The members `write` writes, without the braces around them.

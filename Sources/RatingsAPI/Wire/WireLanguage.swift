@@ -21,8 +21,7 @@ final class WireLanguage: Sendable {
 
     let language: Language
     /// The fields of a JSON answer in this language (`Responses.json(_:in:_:)`), made once and
-    /// shared: a write's answer carries them as they are, where adding three fields cost about
-    /// 1,000 instructions a `PUT`. A list copies its fields before it changes them.
+    /// shared: an answer carries them as they are. A list copies its fields before it changes them.
     let jsonFields: HTTPHeaders
     /// By scale, then by half steps.
     private let parts: [[DisplayParts]]
