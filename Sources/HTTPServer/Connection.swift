@@ -30,28 +30,26 @@ final class Connection: EventSource, @unchecked Sendable {
     private static let maxBufferedInput = 128 * 1024
 
     let fd: Int32
-    // Safe without reference counting: the loop holds its connections and terminates every one
-    // before it ends, so a connection never outlives its loop (checked `unowned` cost a runtime
-    // call on each of the many uses per request).
-    private unowned(unsafe) let loop: EventLoop
+    // Unowned: the loop holds its connections and terminates every one before it ends, so a
+    // connection never outlives its loop, and a strong reference would make a cycle.
+    private unowned let loop: EventLoop
     private let shared: Shared
     private let environment: RequestEnvironment
-    // Unchecked exclusivity, safe: this state is touched only on the loop's thread, and never
-    // from inside the handler (a later answer arrives after it returns), so no two accesses can
-    // overlap; the runtime check cost about a dozen calls on every request.
-    @exclusivity(unchecked) private var machine: ConnectionStateMachine
-    @exclusivity(unchecked) private var input: [UInt8] = []
-    @exclusivity(unchecked) private var inputStart = 0
-    @exclusivity(unchecked) private var output = ByteBuffer()
-    @exclusivity(unchecked) private var outputStart = 0
-    @exclusivity(unchecked) private var watchedEvents: UInt32 = 0
+    // This state is touched only on the loop's thread, and never from inside the handler (a
+    // later answer arrives after it returns).
+    private var machine: ConnectionStateMachine
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var output = ByteBuffer()
+    private var outputStart = 0
+    private var watchedEvents: UInt32 = 0
     /// Whether the last read stopped before the socket was empty (see the type's comment).
-    @exclusivity(unchecked) private var inputLeftUnread = false
-    @exclusivity(unchecked) private var isOpen = true
+    private var inputLeftUnread = false
+    private var isOpen = true
     /// Whether the handler is running now: an answer it gives through `respond` meanwhile waits.
-    @exclusivity(unchecked) private var insideHandler = false
+    private var insideHandler = false
     /// Where the handler delivers a later answer, from any thread; set once, at the end of `init`.
-    @exclusivity(unchecked) private var respond: HTTPHandler.Respond = { _ in }
+    private var respond: HTTPHandler.Respond = { _ in }
     /// This connection from when it opens until it closes, for `respond`.
     private let mailbox = Mailbox()
     /// Whether the connection holds one of its peer's `PeerConnections` places, given back at close.
@@ -311,8 +309,7 @@ final class Connection: EventSource, @unchecked Sendable {
 /// Where a connection's answers find it: the connection while it is open, nothing once it has
 /// closed. A box the connection empties, rather than a weak reference, which would give every
 /// connection a side table for its whole life.
-// Safe: `connection` is read and written only on its loop's thread (`respond` reads it there),
-// so no two accesses overlap and the runtime's exclusivity check, one call per access, is skipped.
+// Safe: `connection` is read and written only on its loop's thread (`respond` reads it there).
 private final class Mailbox: @unchecked Sendable {
-    @exclusivity(unchecked) var connection: Connection?
+    var connection: Connection?
 }

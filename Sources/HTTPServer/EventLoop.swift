@@ -27,11 +27,9 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let remoteTasks = Locked<[@Sendable () -> Void]>([])
-    // Unchecked exclusivity on the state every request touches, safe for the reason above: only
-    // the loop's thread reaches it, and none of it is handed out while a task or handler runs.
     /// Tasks from other threads swapped out of `remoteTasks`, kept to reuse their storage.
-    @exclusivity(unchecked) private var remoteBatch: [@Sendable () -> Void] = []
-    @exclusivity(unchecked) private var sources: [Int32: any EventSource] = [:]
+    private var remoteBatch: [@Sendable () -> Void] = []
+    private var sources: [Int32: any EventSource] = [:]
     private var stopped = false
     private var threadID = pthread_t()
     private var lastTick = 0.0
@@ -52,7 +50,7 @@ final class EventLoop: RequestLoop, Wakeable, @unchecked Sendable {
     private(set) var date = ""
     private var dateSecond: Int64 = -1
     /// Access-log lines gathered during the iteration, handed to `accessLog` at its end.
-    @exclusivity(unchecked) private var logBuffer = ByteBuffer()
+    private var logBuffer = ByteBuffer()
     private let accessLog: LogWriter
 
     init(accessLog: LogWriter, errorLog: @escaping @Sendable (String) -> Void) throws(SystemError) {

@@ -4,10 +4,8 @@ public import Glibc
 /// implementation is invisible to ThreadSanitizer, which then reports every lock-protected
 /// access as a race; a pthread mutex is intercepted, so races TSan reports here are real.
 public final class Locked<Value>: @unchecked Sendable {
-    // Safe: `value` is read and written only between lock and unlock of `mutex`, which already
-    // makes every access exclusive; the runtime's own exclusivity check would only repeat it, on
-    // every lock (a re-entrant `withLock` deadlocks on the mutex before it could overlap).
-    @exclusivity(unchecked) @usableFromInline var value: Value
+    // Safe: `value` is read and written only between lock and unlock of `mutex`.
+    @usableFromInline var value: Value
     // Safe: allocated once in init, destroyed and freed once in deinit; pthread needs a stable address.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -47,12 +47,8 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
-    /// Owns the shards, for as long as the cache lives.
-    let shards: [Locked<Shard>]
-    /// The same shards, reached without a reference count.
-    // Safe: `shards` holds each of these for the cache's whole life, and a lock is only ever
-    // taken through the cache, so none can be freed while it is in use.
-    @usableFromInline let unretainedShards: [Unmanaged<Locked<Shard>>]
+    /// The shards, for as long as the cache lives.
+    @usableFromInline let shards: [Locked<Shard>]
     /// Picks a key's shard; see `init`.
     @usableFromInline let spread: @Sendable (Key) -> UInt64
 
@@ -66,7 +62,6 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
                 spread: @escaping @Sendable (Key) -> UInt64 = { UInt64(UInt(bitPattern: $0.hashValue)) }) {
         let perGeneration = max(1, capacity / shardCount / 2)
         shards = (0..<shardCount).map { _ in Locked(Shard(generationCapacity: perGeneration, spread: spread)) }
-        unretainedShards = shards.map(Unmanaged.passUnretained)
         self.spread = spread
     }
 
@@ -92,7 +87,7 @@ public final class ShardedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Runs `body` under the lock of the shard that `bits` (a key's spread) picks.
     @inlinable
     func withShard<Result>(hash bits: UInt64, _ body: (inout Shard) throws -> Result) rethrows -> Result {
-        let index = Int((bits ^ bits >> 32) % UInt64(unretainedShards.count))
-        return try unretainedShards[index]._withUnsafeGuaranteedRef { try $0.withLock(body) }
+        let index = Int((bits ^ bits >> 32) % UInt64(shards.count))
+        return try shards[index].withLock(body)
     }
 }
