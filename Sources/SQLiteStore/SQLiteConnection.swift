@@ -59,7 +59,14 @@ final class SQLiteConnection {
     func configure(busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
-        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        let mode: String?
+        do {
+            mode = try scalarText("PRAGMA journal_mode = WAL")
+        } catch where error.code & 0xFF == SQLITE_READONLY || error.code & 0xFF == SQLITE_CANTOPEN {
+            throw SQLiteError(code: error.code, operation: error.operation, message: "\(error.message); "
+                + "the folder that holds the database must be writable by this process, which keeps the "
+                + "database's -wal and -shm files beside it")
+        }
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(code: SQLITE_ERROR, operation: "PRAGMA journal_mode = WAL",
                               message: "the database stayed in journal mode \(mode ?? "unknown")")

@@ -181,6 +181,25 @@ struct CommandLineTests {
         #expect(third.waitForPort() != nil, "the claim ends with the server that held it")
     }
 
+    @Test("a database in a folder the process cannot write: serve exits 1 saying the folder must be writable",
+          .enabled(if: getuid() == 0, "runs the binary as another user, which needs root"))
+    func readOnlyFolder() throws {
+        let directory = try TemporaryDirectory("ratings-readonly-folder")
+        defer { directory.remove() }
+        let binary = try binaryAlone(in: directory)
+        let path = directory.file("ratings.sqlite")
+        #expect(try RatingsProcess.run(["migrate", "--database", path]).status == 0)
+        // The file is writable by anyone, its folder (root's, 0755) by root alone.
+        #expect(chmod(path, 0o666) == 0 && chmod(directory.path, 0o755) == 0)
+        let serve = try Subprocess(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                    binary, "serve", "--port", "0", "--database", path], environment: ["PATH": "/usr/bin:/bin"])
+        defer { serve.stop() }
+        #expect(serve.waitForExit(timeout: 20) == 1)
+        #expect(serve.stderr.contains("cannot open database \(path)") && serve.stderr.contains("the folder that holds the database must be writable"),
+                "\(serve.stderr)")
+        #expect(!serve.stdout.contains("listening on"))
+    }
+
     @Test("migrate and serve on a postgresql:// URI; the password never reaches the log")
     func postgresURI() throws {
         let cluster = try PostgresCluster.shared()
