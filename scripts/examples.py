@@ -103,6 +103,12 @@ def put(item, rater, stars, extra=""):
     return f"curl -s{extra} -X PUT {URL}/v1/items/{item}/ratings/{rater} -H 'Content-Type: application/json' -d '{{\"stars\": {stars}}}'"
 
 
+def tour_writes(session, shown_output=True):
+    """The README tour's three first ratings of dinner-42."""
+    for rater, stars in (("u-17", 4), ("u-18", 3), ("u-19", 5)):
+        session.run(put("dinner-42", rater, stars) + (" -o /dev/null -w '%{http_code}\\n'" if shown_output else " -o /dev/null"))
+
+
 def generate(binary, work):
     """Every example, by name."""
     examples = {}
@@ -115,19 +121,30 @@ def generate(binary, work):
     examples["help"] = program("--help")
     examples["serve-help"] = program("serve", "--help")
 
-    server = Server(binary, work, "open")
+    # Each page's examples run in order against a fresh server of their own, and every request
+    # that changes what a later answer shows is on the page: a reader replays a page from an empty
+    # database (`scripts/serve.sh` in a new folder) and gets what it shows.
+    readme = Server(binary, work, "readme")
     try:
-        tour = Session(server)
-        for rater, stars in (("u-17", 4), ("u-18", 3), ("u-19", 5)):
-            tour.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+        tour = Session(readme)
+        tour_writes(tour)
         tour.run(f"curl -s {URL}/v1/items/dinner-42")
         tour.run(f"curl -s -X DELETE {URL}/v1/items/dinner-42/ratings/u-18")
         tour.run(f"curl -s '{URL}/v1/display?value=3.3&max=5'")
         tour.run(put("dinner-42", "u-17", 4.5))
         examples["readme-tour"] = tour.text()
         examples["readme-summary"] = ("json", readable(json.loads(tour.run(f"curl -s {URL}/v1/items/dinner-42", record=False))))
+    finally:
+        readme.stop()
 
-        ratings = Session(server)
+    api = Server(binary, work, "api")
+    try:
+        setup = Session(api)
+        for rater, stars in (("u-17", 4), ("u-19", 5)):
+            setup.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+        examples["api-setup"] = setup.text()
+
+        ratings = Session(api)
         ratings.run(put("soup-7", "u-17", 4, " -i"))
         ratings.run(put("soup-7", "u-17", 5) + " -o /dev/null -w '%{http_code}\\n'")
         ratings.run(put("soup-7", "u-18", "4.0") + " -o /dev/null -w '%{http_code}\\n'")
@@ -137,27 +154,27 @@ def generate(binary, work):
         ratings.run(f"curl -s {URL}/v1/items/soup-7/ratings/u-18")
         examples["api-ratings"] = ratings.text()
 
-        summary = Session(server)
+        summary = Session(api)
         summary.run(f"curl -s -i {URL}/v1/items/dinner-42")
         etag = re.search(r"(?im)^etag: (\S+)", summary.lines[-1]).group(1)
         summary.run(f"curl -s -i {URL}/v1/items/dinner-42 -H 'If-None-Match: {etag}'")
         summary.run(f"curl -s {URL}/v1/items/never-rated")
         examples["api-summary"] = summary.text()
 
-        scale = Session(server)
+        scale = Session(api)
         scale.run(f"curl -s -X PUT {URL}/v1/items/tapas -H 'Content-Type: application/json' -d '{{\"maxRating\": 3}}'")
         scale.run(put("tapas", "u-17", 3) + " -o /dev/null -w '%{http_code}\\n'")
         scale.run(f"curl -s -X PUT {URL}/v1/items/tapas -H 'Content-Type: application/json' -d '{{\"maxRating\": 10}}'")
         examples["api-scale"] = scale.text()
 
-        batch = Session(server)
+        batch = Session(api)
         batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42,tapas'")
         batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42&ids=tapas' -o /dev/null -w '%{{http_code}}\\n'")
         batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42%2Ctapas' -o /dev/null -w '%{{http_code}}\\n'")
         batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42,soup-7,never-rated&rater=u-17'")
         examples["api-batch"] = batch.text()
 
-        raters = Session(server)
+        raters = Session(api)
         raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2'")
         first = json.loads(raters.lines[-1])
         raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2&cursor={first['nextCursor']}'")
@@ -165,50 +182,73 @@ def generate(binary, work):
         raters.run(f"curl -s -X DELETE {URL}/v1/raters/u-17")
         examples["api-raters"] = raters.text()
 
-        ranking = Session(server)
-        for item, stars in (("pho", [5, 5, 4, 5, 4, 5, 5, 4]), ("ramen", [5]), ("curry", [4, 4, 3, 4])):
-            for index, value in enumerate(stars):
-                ranking.run(put(item, f"r-{index}", value) + " -o /dev/null", record=False)
+        ranking = Session(api)
+        ranking.run(put("ramen", "r-1", 5) + " -o /dev/null")
+        for item, stars in (("pho", "5 5 4 5 4 5 5 4"), ("curry", "4 4 3 4")):
+            ranking.run(f"n=0; for s in {stars}; do n=$((n + 1)); curl -s -X PUT {URL}/v1/items/{item}/ratings/r-$n "
+                        f"-H 'Content-Type: application/json' -d \"{{\\\"stars\\\": $s}}\" -o /dev/null; done")
         ranking.run(f"curl -s '{URL}/v1/rankings/top?limit=2'")
         examples["api-ranking"] = ranking.text()
 
-        display = Session(server)
+        display = Session(api)
         for query in ("value=3.3&max=5", "value=2.74", "value=-1", "value=7&max=3", "value=3.5&max=5&lang=ar"):
             display.run(f"curl -s '{URL}/v1/display?{query}'")
         examples["api-display"] = display.text()
 
-        errors = Session(server)
+        errors = Session(api)
         errors.run(put("dinner-42", "u-20", 9))
         errors.run(f"curl -s -X PUT {URL}/v1/items/dinner-42/ratings/u-20 -H 'Content-Type: application/json' -d '{{\"stars\": 4'")
         errors.run(f"curl -s {URL}/v1/items/.. --path-as-is")
         errors.run(f"curl -s -i -X POST {URL}/v1/items/dinner-42")
         errors.run(f"curl -s '{URL}/v1/display?value=3,5'")
         examples["api-errors"] = errors.text()
+    finally:
+        api.stop()
 
-        languages = Session(server)
+    languages_server = Server(binary, work, "languages")
+    try:
+        languages = Session(languages_server)
+        for rater, stars in (("u-17", 4), ("u-19", 5)):
+            languages.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
         languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
         languages.run(f"curl -s '{URL}/v1/display?value=3.5&max=5&lang=ar'")
         languages.run(f"curl -s '{URL}/v1/display?value=1&max=1&lang=ja'")
         languages.run(f"curl -s '{URL}/v1/display?value=2&max=2&lang=he'")
         examples["languages"] = languages.text()
-        examples["languages-table"] = ("markdown", language_table(languages))
+        examples["languages-table"] = ("markdown", language_table(Session(languages_server)))
+    finally:
+        languages_server.stop()
 
-        operations = Session(server)
+    logged = Server(binary, work, "logged")
+    try:
+        writes = Session(logged)
+        tour_writes(writes, shown_output=False)
+    finally:
+        logged.stop()
+    log_lines = [line for line in logged.output().splitlines() if line.startswith("20")]
+    examples["access-log-text"] = writes.text() + "\n# the server's standard output:\n" + "\n".join(log_lines)
+
+    operations_server = Server(binary, work, "operations")
+    try:
+        operations = Session(operations_server)
+        operations.run(put("dinner-42", "u-17", 4) + " -o /dev/null -w '%{http_code}\\n'")
+        operations.run(f"curl -s {URL}/v1/items/dinner-42 -o /dev/null -w '%{{http_code}}\\n'")
+        operations.run(f"curl -s -X DELETE {URL}/v1/items/dinner-42/ratings/u-17 -o /dev/null -w '%{{http_code}}\\n'")
         operations.run(f"curl -s {URL}/healthz")
         operations.run(f"curl -s {URL}/readyz")
         operations.run(f"curl -s {URL}/metrics | grep -e '^ratings_ratings' -e '^ratings_open' -e 'route=\"/v1/items/{{itemId}}\",method=\"GET\"'")
         examples["operations-probes"] = operations.text()
     finally:
-        server.stop()
-    log_lines = [line for line in server.output().splitlines() if line.startswith("20")]
-    examples["access-log-text"] = "\n".join(log_lines[:3])
+        operations_server.stop()
 
     json_server = Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"}, separate_errors=True)
     try:
-        Session(json_server).run(put("dinner-42", "u-17", 4) + " -o /dev/null")
+        json_write = Session(json_server)
+        json_write.run(put("dinner-42", "u-17", 4) + " -o /dev/null")
     finally:
         json_server.stop()
-    examples["access-log-json"] = "\n".join(line for line in json_server.output().splitlines() if '"peer"' in line)
+    examples["access-log-json"] = (json_write.text() + "\n# the server's standard output (ratings serve --log-format json):\n"
+                                   + "\n".join(line for line in json_server.output().splitlines() if '"peer"' in line))
     examples["error-log-json"] = json_server.errors().strip()
 
     secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
