@@ -28,14 +28,15 @@ if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}"
     sudo_cmd=""
     [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-    if [[ " ${missing[*]} " == *" postgresql-15 "* ]]; then
-        # The tests start clusters of their own; Debian would otherwise create and start a system
-        # cluster on port 5432 that nothing here uses and that would be left running.
-        $sudo_cmd mkdir -p /etc/postgresql-common
-        echo "create_main_cluster = false" | $sudo_cmd tee /etc/postgresql-common/createcluster.conf >/dev/null
-    fi
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if [[ " ${missing[*]} " == *" postgresql-15 "* ]] && pg_lsclusters -h 2>/dev/null | grep -q "^15 main "; then
+        # Installing the server made and started a system cluster on port 5432, which nothing here
+        # uses (the tests start clusters of their own): drop the one this install made, and leave
+        # Debian's settings as they were, for whatever is installed later.
+        echo "setup: dropping the PostgreSQL cluster 15/main that installing postgresql-15 created"
+        $sudo_cmd pg_dropcluster --stop 15 main
+    fi
 fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 first" >&2; exit 1; }
