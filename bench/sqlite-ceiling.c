@@ -9,7 +9,7 @@
  * up to whole commits) when RATINGS is not 0: the benchmark has it write as many ratings as the
  * server has just written into a database as fresh as its own. RATINGS_PER_COMMIT (from the
  * environment, 64 by default, which the benchmark keeps) sets the group size for a comparison at the
- * server's own group size (scripts/count-per-request.sh prints it as requests per WAL sync).
+ * server's own group size (scripts/count-wal-frames.sh runs it so).
  *
  *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...
  *   prints: ratings_per_second=N commits=N user_us=N system_us=N (CPU per rating, writes only)

@@ -5,8 +5,8 @@
 # unlike request rates, hardly move with a noisy machine (a few percent: the access log's time
 # text is formatted once per millisecond, so how many requests share it follows the rate; the
 # second column leaves that text out), so they show what a change to a request path saved. They
-# do not weigh cache misses or atomic operations (count-per-request.sh counts reference counting
-# and allocations). Each path gets a fresh server on a fresh database. The
+# do not weigh cache misses or atomic operations (`perf stat` and `scripts/profile.sh` do).
+# Each path gets a fresh server on a fresh database. The
 # first row, `/healthz`, is the floor under every other: what the HTTP layer and the middleware
 # cost a request before any ratings work. Each thread is counted apart, so the last column gives
 # the event loops' share alone: for a `PUT` it leaves out SQLite and the writer, whose count per

@@ -1,5 +1,5 @@
 # Sourced, with the caller's arguments, by the scripts that measure the release server
-# (profile.sh, count-per-request.sh, count-instructions.sh): takes `--binary PATH` (default: this
+# (profile.sh, count-instructions.sh, count-wal-frames.sh): takes `--binary PATH` (default: this
 # tree's release build, built now) and installs the benchmark's tools. Sets $binary and defines
 # wrk_script.
 binary=.build/release/ratings
