@@ -8,9 +8,11 @@
 #      stored and read in Arabic and Spanish, kept across restart, `docker stop` under 3 s with exit 0, `down -v`;
 #   3. compose.postgres.yaml for real: PostgreSQL (a stand-in for postgres:15-bookworm built from
 #      Debian's postgresql-15 with an entrypoint that honours the official image's POSTGRES_*
-#      variables), three replicas and the nginx load balancer built from docker/loadbalancer; a
-#      rating written through the balancer is read back on every replica, one replica is killed
-#      and the balancer keeps answering; then everything is removed and the daemon stopped.
+#      variables), three replicas and the HAProxy load balancer built from docker/loadbalancer; a
+#      rating written through the balancer is read back on every replica; one replica cut off from
+#      the database is out of rotation within 5 s (every request still answered 2xx) and back once
+#      the database is reachable; one replica is killed and the balancer keeps answering; then
+#      everything is removed and the daemon stopped.
 # Prints the image size and how long it took. Needs root (dockerd, mmdebstrap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -205,11 +207,46 @@ for _ in $(seq 150); do [ "$(curl -fs -o /dev/null -w '%{http_code}' "$base/read
 [ "$(curl -fs -o /dev/null -w '%{http_code}' "$base/readyz")" = 200 ] || { "${compose_pg[@]}" logs >&2; fail "the balancer never answered /readyz"; }
 created=$(curl -fs -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/shared/ratings/u-1" -H 'Content-Type: application/json' -d '{"stars": 4}')
 [ "$created" = 201 ] || fail "PUT through the balancer answered $created"
+# front_ip REPLICA: the address of replica REPLICA on the network the balancer reaches it by.
+front_ip() { docker inspect --format '{{(index .NetworkSettings.Networks "ratings-pg-ci_front").IPAddress}}' "$("${compose_pg[@]}" ps -q "ratings-$1")"; }
 for replica in 1 2 3; do
-    replica_ip=$(docker inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$("${compose_pg[@]}" ps -q "ratings-$replica")")
-    curl -fs "http://$replica_ip:8080/v1/items/shared" | grep -q '"count":1' || fail "replica $replica does not read the rating"
+    curl -fs "http://$(front_ip "$replica"):8080/v1/items/shared" | grep -q '"count":1' || fail "replica $replica does not read the rating"
 done
 say "a rating written through the balancer is read by each of the three replicas"
+# A replica cut off from its database stays up but is not ready: the balancer's check of /readyz
+# takes it out of rotation within 5 s, the others answer everything, and it comes back once its
+# database is reachable again.
+replica2=$("${compose_pg[@]}" ps -q ratings-2)
+replica2_ip=$(front_ip 2)
+# served_by_2: how many requests of the API (not the balancer's checks) replica 2 has logged.
+served_by_2() { docker logs "$replica2" 2>/dev/null | grep -cE '"(GET|PUT|DELETE) /v1/'; }
+docker network disconnect ratings-pg-ci_db "$replica2"
+for _ in $(seq 50); do
+    [ "$(curl -s -m 3 -o /dev/null -w '%{http_code}' "http://$replica2_ip:8080/readyz")" != 200 ] && break
+    sleep 0.2
+done
+[ "$(curl -s -m 3 -o /dev/null -w '%{http_code}' "http://$replica2_ip:8080/readyz")" != 200 ] || fail "replica 2 stayed ready without its database"
+sleep 5
+before=$(served_by_2)
+answered=0
+for i in $(seq 30); do
+    status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$base/v1/items/shared/ratings/unready-$i" -H 'Content-Type: application/json' -d '{"stars": 5}')
+    [ "$status" = 201 ] && answered=$((answered + 1))
+    status=$(curl -s -o /dev/null -w '%{http_code}' "$base/v1/items/shared")
+    [ "$status" = 200 ] && answered=$((answered + 1))
+done
+[ "$answered" = 60 ] || fail "with replica 2 unready the balancer answered $answered of 60 requests with 2xx"
+[ "$(served_by_2)" = "$before" ] || fail "replica 2 still received requests 5 s after its /readyz failed"
+say "replica 2 cut off from its database: its /readyz failed, the balancer stopped sending it requests within 5 s, and 60 of 60 requests were answered 2xx"
+docker network connect ratings-pg-ci_db "$replica2"
+back=""
+for _ in $(seq 100); do
+    curl -s -o /dev/null "$base/v1/items/shared"
+    [ "$(served_by_2)" -gt "$before" ] && { back=yes; break; }
+    sleep 0.2
+done
+[ -n "$back" ] || fail "replica 2 was not back in rotation 20 s after its database came back"
+say "its database reachable again, replica 2 was back in rotation"
 docker kill "$("${compose_pg[@]}" ps -q ratings-1)" >/dev/null
 answered=0
 for i in $(seq 30); do
@@ -217,7 +254,7 @@ for i in $(seq 30); do
     [ "$status" = 201 ] && answered=$((answered + 1))
 done
 [ "$answered" = 30 ] || fail "with one replica killed the balancer answered $answered of 30 writes"
-curl -fs "$base/v1/items/shared" | grep -q '"count":31' || fail "the writes after the kill are not all counted"
+curl -fs "$base/v1/items/shared" | grep -q '"count":61' || fail "the writes after the kill are not all counted"
 say "with replica 1 killed, 30 of 30 writes through the balancer were answered and counted"
 "${compose_pg[@]}" down -v >/dev/null 2>&1
 [ -z "$(docker ps -aq)" ] || fail "containers left after the PostgreSQL round trip"
