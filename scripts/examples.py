@@ -109,6 +109,12 @@ def tour_writes(session, shown_output=True):
         session.run(put("dinner-42", rater, stars) + (" -o /dev/null -w '%{http_code}\\n'" if shown_output else " -o /dev/null"))
 
 
+def two_ratings(session):
+    """dinner-42 as the README tour leaves it: 4 stars from u-17 and 5 from u-19."""
+    for rater, stars in (("u-17", 4), ("u-19", 5)):
+        session.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+
+
 def generate(binary, work):
     """Every example, by name."""
     examples = {}
@@ -140,8 +146,7 @@ def generate(binary, work):
     api = Server(binary, work, "api")
     try:
         setup = Session(api)
-        for rater, stars in (("u-17", 4), ("u-19", 5)):
-            setup.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+        two_ratings(setup)
         examples["api-setup"] = setup.text()
 
         ratings = Session(api)
@@ -208,8 +213,7 @@ def generate(binary, work):
     languages_server = Server(binary, work, "languages")
     try:
         languages = Session(languages_server)
-        for rater, stars in (("u-17", 4), ("u-19", 5)):
-            languages.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+        two_ratings(languages)
         languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
         languages.run(f"curl -s '{URL}/v1/display?value=3.5&max=5&lang=ar'")
         languages.run(f"curl -s '{URL}/v1/display?value=1&max=1&lang=ja'")

@@ -47,12 +47,7 @@ public final class APIHarness: Sendable {
         configuration.clock = clock
         let errors = self.errors
         configuration.errorLog = { line in errors.withLock { $0.append(line) } }
-        var server = ServerConfiguration()
-        server.host = "127.0.0.1"
-        server.port = 0
-        server.eventLoops = 2
-        server.accessLogFD = open("/dev/null", O_WRONLY)
-        configureServer(&server)
+        let server = ServerConfiguration.forTests(configureServer)
         let application = RatingsApplication.make(store: store, api: configuration, server: server)
         api = application.api
         switch transport {

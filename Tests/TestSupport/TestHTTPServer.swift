@@ -19,12 +19,7 @@ public func withTestServer<T>(
     serving: (ServerConfiguration) -> HTTPServer,
     _ body: (_ port: Int, _ server: HTTPServer) async throws -> T
 ) async throws -> T {
-    var configuration = ServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.eventLoops = 2
-    configuration.accessLogFD = open("/dev/null", O_WRONLY)
-    configure(&configuration)
+    let configuration = ServerConfiguration.forTests(configure)
     let server = serving(configuration)
     let port = try server.start()
     defer {
@@ -33,4 +28,18 @@ public func withTestServer<T>(
         close(configuration.accessLogFD)
     }
     return try await body(port, server)
+}
+
+extension ServerConfiguration {
+    /// A test server's settings: `127.0.0.1:0`, two event loops, the access log to /dev/null (a
+    /// descriptor the caller closes once the server has stopped), then `configure`'s changes.
+    public static func forTests(_ configure: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.eventLoops = 2
+        configuration.accessLogFD = open("/dev/null", O_WRONLY)
+        configure(&configuration)
+        return configuration
+    }
 }
