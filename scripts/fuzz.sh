@@ -38,6 +38,7 @@ swiftc -O Sources/EmbedFilesTool/main.swift -o "$out/embed-files" || exit 1
 library ASCIIKit Sources/ASCIIKit/*.swift
 library JSON Sources/JSON/*.swift
 library Locking Sources/Locking/*.swift
+library Platform Sources/Platform/*.swift
 library RatingsCore $(find Sources/RatingsCore -name '*.swift') "$out/EmbeddedRatingsCore.swift"
 library HTTP1 Sources/HTTP1/*.swift
 library RatingsAPI $(find Sources/RatingsAPI -name '*.swift') "$out/EmbeddedRatingsAPI.swift"
@@ -55,7 +56,7 @@ target connection ConnectionFuzz Tests/TestSupport/ConnectionFuzzScript.swift fu
     -lHTTP1 -lJSON -lASCIIKit
 target api APIFuzz Tests/TestSupport/APIFuzzInput.swift Tests/TestSupport/TestLoop.swift Tests/TestSupport/InMemoryRatingStore.swift \
     Tests/TestSupport/ManualClock.swift Tests/TestSupport/ParseStream.swift fuzz/APIFuzz.swift \
-    -lRatingsAPI -lJWT -lHTTP1 -lRatingsCore -lLocking -lJSON -lASCIIKit -lcrypto
+    -lRatingsAPI -lJWT -lHTTP1 -lRatingsCore -lPlatform -lLocking -lJSON -lASCIIKit -lcrypto
 
 targets=(http-parser request-body token connection api)
 # libFuzzer reports a crash itself; Swift's backtracer, started by the crash, trips
