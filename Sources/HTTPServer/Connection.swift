@@ -70,7 +70,7 @@ final class Connection: EventSource, @unchecked Sendable {
         // so a late answer can still reach it.
         respond = { [mailbox, loop = loop as EventLoop] response in
             // A later answer given on the loop goes straight to the connection; from another thread
-            // (or, against the contract, from inside the handler) it takes one hop to the loop.
+            // (or, against `HTTPHandler`'s rule, from inside the handler) it takes one hop to the loop.
             if loop.isCurrent, let connection = mailbox.connection, !connection.insideHandler {
                 connection.responseArrived(response)
             } else {

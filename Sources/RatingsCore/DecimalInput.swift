@@ -5,7 +5,7 @@ import JSON
 /// `0...scale.maxRating`, for displaying a value that is not stored.
 ///
 /// The result is kept to thousandths, truncated. That loses nothing the display can show: every
-/// rounding threshold of the contract (multiples of 0.25 for the half star, of 0.005 for the fill)
+/// rounding threshold of the API (multiples of 0.25 for the half star, of 0.005 for the fill)
 /// is a multiple of 0.001, so `x ≥ t` exactly when `floor(1000x) ≥ 1000t`.
 public enum DecimalInput {
     /// Parses `text` (RFC 8259 §6 number grammar) and clamps it to `0...scale.maxRating`.

@@ -1,4 +1,4 @@
-/// Writes fixed-point numbers the way the contract prints them: no trailing zeros, no trailing
+/// Writes fixed-point numbers the way the API prints them: no trailing zeros, no trailing
 /// dot (`4`, `3.5`, `0.67`), which is valid both as a JSON number and as spoken text.
 public enum DecimalText {
     /// Writes a count of half steps (7 → "3.5").

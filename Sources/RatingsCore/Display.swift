@@ -22,7 +22,7 @@ public struct Display: Sendable, Hashable {
     /// Whether anything is shown: a value of 0 means not rated.
     public var isRated: Bool { halfSteps > 0 }
 
-    /// The rounded value as the contract writes it (`3.5`, `4`, `0`).
+    /// The rounded value as the API writes it (`3.5`, `4`, `0`).
     public var valueText: String { DecimalText.halfSteps(halfSteps) }
 
     /// One SF Symbol name per star: full when `value ≥ n`, half when `value = n − 0.5`, else empty.

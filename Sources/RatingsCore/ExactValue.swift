@@ -1,5 +1,5 @@
 /// A nonnegative rational number `numerator / denominator`: the unrounded value a display is
-/// drawn from. Every rounding rule of the contract is decided on integers, so no floating-point
+/// drawn from. Every rounding rule of the API (docs/api.md) is decided on integers, so no floating-point
 /// drift can move a tie.
 public struct ExactValue: Sendable, Hashable {
     /// The numerator, ≥ 0.

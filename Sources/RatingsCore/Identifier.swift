@@ -6,7 +6,7 @@ public enum IdentifierKind: String, Sendable {
     case rater = "raterId"
 }
 
-/// The contract's rule for identifiers: 1 to 128 characters of `A-Z a-z 0-9 . _ ~ : @ -`,
+/// The API's rule for identifiers: 1 to 128 characters of `A-Z a-z 0-9 . _ ~ : @ -`,
 /// never the dot segments `.` or `..` (which clients and proxies rewrite).
 public enum IdentifierRule {
     /// The longest identifier accepted.

@@ -1,6 +1,6 @@
 /// How many stars an item is rated on: `maxRating`, an integer from 1 to 10.
 public struct Scale: Sendable, Hashable, Comparable {
-    /// Every scale the contract allows.
+    /// Every scale the API allows.
     public static let allowed: ClosedRange<Int> = 1...10
     /// The scale an item uses when neither it nor the server says otherwise.
     public static let standard = Scale(validated: 5)

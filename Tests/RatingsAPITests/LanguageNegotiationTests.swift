@@ -109,7 +109,7 @@ struct LanguageNegotiationTests {
         }
     }
 
-    @Test("English stays exactly as the contract writes it, with the three new fields after it")
+    @Test("English stays exactly as docs/api.md writes it, with the three new fields after it")
     func englishExactly() async throws {
         try await withAPI { service in
             let response = service.request("GET", "/v1/display?value=4&max=5", headers: ["Accept-Language": "en-GB"])

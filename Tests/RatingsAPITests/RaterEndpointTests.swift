@@ -27,7 +27,7 @@ struct RaterEndpointTests {
             let items = try #require(object(response)["items"] as? [[String: Any]])
             #expect(items.map { $0["myStars"] as? Int } == [4, nil, nil])
             #expect(items.allSatisfy { $0.keys.contains("myStars") } && items[1]["myStars"] is NSNull)
-            #expect(response.text.contains(#""halfStarFillsFrom":"left"},"myStars":4}"#), "myStars follows the contract's fields")
+            #expect(response.text.contains(#""halfStarFillsFrom":"left"},"myStars":4}"#), "myStars follows the Summary's fields")
             let plain = object(service.request("GET", "/v1/items?ids=a"))["items"] as? [[String: Any]]
             #expect(plain?.first?.keys.contains("myStars") == false)
             #expect(service.request("GET", "/v1/items?ids=a&rater=u-17&rater=u-18").status == 400)

@@ -25,7 +25,7 @@ struct RatingEndpointTests {
         }
     }
 
-    @Test("the contract's summary example: 3, 4, 4 averages 3.67 and shows 3.5", arguments: TestEngine.all)
+    @Test("a summary: 3, 4, 4 averages 3.67 and shows 3.5", arguments: TestEngine.all)
     func summaryExample(engine: TestEngine) async throws {
         try await withAPI(engine) { service in
             for (rater, stars) in [("a", 3), ("b", 4), ("c", 4)] {

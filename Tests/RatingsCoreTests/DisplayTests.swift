@@ -113,7 +113,7 @@ struct DisplayTests {
         #expect(Display(average, on: five).fillHundredths == [100, 100, 100, 75, 0])
     }
 
-    @Test("the contract's average example: 11/3 is 3.67 and shows 3.5")
+    @Test("an average: 11/3 is 3.67 and shows 3.5")
     func averageExample() {
         let average = ExactValue(sum: 11, count: 3)
         #expect(average.roundedHundredths == 367)

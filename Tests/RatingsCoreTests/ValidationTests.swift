@@ -24,7 +24,7 @@ struct ValidationTests {
         #expect(try Stars(stars, on: Scale(maxRating: 5)).count == stars)
     }
 
-    @Test("identifiers from the contract's alphabet are accepted", arguments: [
+    @Test("identifiers from the API's alphabet are accepted", arguments: [
         "dinner-42", "u-17", "a", "A.B_C~D:E@F-G", "...", ".a", "a..", String(repeating: "x", count: 128),
     ])
     func acceptsIdentifier(text: String) throws {
@@ -33,7 +33,7 @@ struct ValidationTests {
         #expect(try Array(text.utf8).withUnsafeBufferPointer { bytes throws(RatingError) in try ItemID(validating: bytes) } == ItemID(text))
     }
 
-    @Test("every byte is allowed in an identifier exactly when the contract's alphabet has it")
+    @Test("every byte is allowed in an identifier exactly when the API's alphabet has it")
     func alphabetByteByByte() {
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~:@-".utf8)
         for byte in UInt8.min...UInt8.max {

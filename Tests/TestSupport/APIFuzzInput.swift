@@ -61,7 +61,7 @@ public enum APIFuzzInput {
         }
     }
 
-    /// What a client would see as wrong in the answers to `input`, by the contract's general
+    /// What a client would see as wrong in the answers to `input`, by the API's general
     /// rules: a request answered other than once (the in-memory store answers before `handle`
     /// returns), a 5xx (that store never fails), no request id, an error that is not problem+json
     /// with `type`, `title`, its own `status` and a `detail`, a 405 without `Allow`, a 304 without

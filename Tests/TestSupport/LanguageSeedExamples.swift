@@ -1,4 +1,4 @@
-/// What each bundled language must say for the seed examples, written out by hand so
+/// What each bundled language must say for a fixed set of seed examples, written out by hand so
 /// the core tests and the API tests check the same words.
 public struct LanguageSeedExample: Sendable, CustomStringConvertible {
     public let tag: String

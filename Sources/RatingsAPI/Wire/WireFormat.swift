@@ -63,7 +63,7 @@ struct WireFormat {
         }
     }
 
-    /// The members of a Display that depend on its language, in the order the contract lists them.
+    /// The members of a Display that depend on its language, in the order docs/api.md lists them.
     static func languageMembers(of display: Display, in language: Language, into json: inout JSONWriter) {
         json.key("accessibilityLabel"); json.string(language.accessibilityLabel)
         json.key("accessibilityValue"); json.string(language.accessibilityValue(of: display))
@@ -72,7 +72,7 @@ struct WireFormat {
         json.key("halfStarFillsFrom"); json.string(language.layoutDirection.leadingEdge.rawValue)
     }
 
-    /// A Summary; `extra` writes members that follow the contract's own (`myStars`, `score`).
+    /// A Summary; `extra` writes members that follow the Summary's own (`myStars`, `score`).
     func summary(_ summary: ItemSummary, into json: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
         json.beginObject()
         json.key("itemId"); json.string(summary.item.rawValue)

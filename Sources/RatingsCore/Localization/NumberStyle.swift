@@ -20,7 +20,7 @@ public struct NumberStyle: Sendable, Equatable {
         self.digits = digits
     }
 
-    /// Rewrites a number the contract writes in ASCII (`3.5`, `10`) in this style.
+    /// Rewrites a number the API writes in ASCII (`3.5`, `10`) in this style.
     public func format(_ plain: String) -> String {
         var out = ""
         for byte in plain.utf8 {
