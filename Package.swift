@@ -29,8 +29,8 @@ let package = Package(
 
         // Pure: ASCII classes, digits, hex, trimming, bounded integers, padding, base64url, FNV-1a, byte buffers.
         .target(name: "ASCIIKit", swiftSettings: strict),
-        // The machine's clocks and standard streams, each read or written in one place.
-        .target(name: "Platform", swiftSettings: strict),
+        // The machine's clocks, standard streams and cores, each read or written in one place.
+        .target(name: "Platform", dependencies: ["ASCIIKit"], swiftSettings: strict),
         // A lock ThreadSanitizer can see (pthread mutex), shared by the modules that lock.
         .target(name: "Locking", dependencies: ["CLinux"], swiftSettings: strict),
         // Pure: JSON reading (strict parser, exact numbers) and writing (escaping, compact writer).

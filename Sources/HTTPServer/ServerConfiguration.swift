@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable {
     /// Default 1,000.
     public var maxConnectionsPerAddress = 1_000
     /// Event-loop threads; default one per core.
-    public var eventLoops = max(1, System.coreCount)
+    public var eventLoops = max(1, Machine.coreCount)
     /// Pending connections the kernel queues before accept. Default 4,096.
     public var backlog: Int32 = 4_096
     /// How long a drain waits for requests in flight before closing everything. Default 10 s.

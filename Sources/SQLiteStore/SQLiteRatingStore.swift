@@ -1,3 +1,4 @@
+import Platform
 import Glibc
 public import RatingsCore
 
@@ -12,7 +13,7 @@ public struct SQLiteStoreConfiguration: Sendable {
     /// How many reads run at once, each on a connection and a thread of its own; more wait their
     /// turn. Default twice the cores, at least 4: reads are short, and a slow disk then costs a
     /// bounded number of threads rather than one per waiting request.
-    public var maxReaders = max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    public var maxReaders = max(4, 2 * Machine.coreCount)
     /// How long a read waits for its turn before it fails with a storage error (503), as a
     /// PostgreSQL request waits for a connection. Default 4.5 s, within the 5 s the service promises.
     public var readQueueTimeoutSeconds = 4.5
