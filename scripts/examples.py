@@ -67,6 +67,12 @@ class Server:
     def errors(self):
         return open(self.errors_path).read()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.stop()
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=20)
@@ -130,8 +136,7 @@ def generate(binary, work):
     # Each page's examples run in order against a fresh server of their own, and every request
     # that changes what a later answer shows is on the page: a reader replays a page from an empty
     # database (`scripts/serve.sh` in a new folder) and gets what it shows.
-    readme = Server(binary, work, "readme")
-    try:
+    with Server(binary, work, "readme") as readme:
         tour = Session(readme)
         tour_writes(tour)
         tour.run(f"curl -s {URL}/v1/items/dinner-42")
@@ -140,11 +145,8 @@ def generate(binary, work):
         tour.run(put("dinner-42", "u-17", 4.5))
         examples["readme-tour"] = tour.text()
         examples["readme-summary"] = ("json", readable(json.loads(tour.run(f"curl -s {URL}/v1/items/dinner-42", record=False))))
-    finally:
-        readme.stop()
 
-    api = Server(binary, work, "api")
-    try:
+    with Server(binary, work, "api") as api:
         setup = Session(api)
         two_ratings(setup)
         examples["api-setup"] = setup.text()
@@ -207,11 +209,8 @@ def generate(binary, work):
         errors.run(f"curl -s -i -X POST {URL}/v1/items/dinner-42")
         errors.run(f"curl -s '{URL}/v1/display?value=3,5'")
         examples["api-errors"] = errors.text()
-    finally:
-        api.stop()
 
-    languages_server = Server(binary, work, "languages")
-    try:
+    with Server(binary, work, "languages") as languages_server:
         languages = Session(languages_server)
         two_ratings(languages)
         languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
@@ -220,20 +219,14 @@ def generate(binary, work):
         languages.run(f"curl -s '{URL}/v1/display?value=2&max=2&lang=he'")
         examples["languages"] = languages.text()
         examples["languages-table"] = ("markdown", language_table(Session(languages_server)))
-    finally:
-        languages_server.stop()
 
-    logged = Server(binary, work, "logged")
-    try:
+    with Server(binary, work, "logged") as logged:
         writes = Session(logged)
         tour_writes(writes, shown_output=False)
-    finally:
-        logged.stop()
     log_lines = [line for line in logged.output().splitlines() if line.startswith("20")]
     examples["access-log-text"] = writes.text() + "\n# the server's standard output:\n" + "\n".join(log_lines)
 
-    operations_server = Server(binary, work, "operations")
-    try:
+    with Server(binary, work, "operations") as operations_server:
         operations = Session(operations_server)
         operations.run(put("dinner-42", "u-17", 4) + " -o /dev/null -w '%{http_code}\\n'")
         operations.run(f"curl -s {URL}/v1/items/dinner-42 -o /dev/null -w '%{{http_code}}\\n'")
@@ -242,21 +235,15 @@ def generate(binary, work):
         operations.run(f"curl -s {URL}/readyz")
         operations.run(f"curl -s {URL}/metrics | grep -e '^ratings_ratings' -e '^ratings_open' -e 'route=\"/v1/items/{{itemId}}\",method=\"GET\"'")
         examples["operations-probes"] = operations.text()
-    finally:
-        operations_server.stop()
 
-    json_server = Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"}, separate_errors=True)
-    try:
+    with Server(binary, work, "json", {"RATINGS_LOG_FORMAT": "json"}, separate_errors=True) as json_server:
         json_write = Session(json_server)
         json_write.run(put("dinner-42", "u-17", 4) + " -o /dev/null")
-    finally:
-        json_server.stop()
     examples["access-log-json"] = (json_write.text() + "\n# the server's standard output (ratings serve --log-format json):\n"
                                    + "\n".join(line for line in json_server.output().splitlines() if '"peer"' in line))
     examples["error-log-json"] = json_server.errors().strip()
 
-    secured = Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET})
-    try:
+    with Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET}) as secured:
         # The tokens come from the binary itself, as a reader makes them: `ratings token` on the PATH,
         # with the server's secret in the environment.
         tokens = Session(secured, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
@@ -271,8 +258,6 @@ def generate(binary, work):
         tokens.run(put("dinner-42", "u-18", 4) + " -H \"Authorization: Bearer $TOKEN\"")
         tokens.run(f"curl -s -X DELETE {URL}/v1/raters/u-17 -H \"Authorization: Bearer $ADMIN\"")
         examples["api-tokens"] = tokens.text()
-    finally:
-        secured.stop()
     return examples
 
 
