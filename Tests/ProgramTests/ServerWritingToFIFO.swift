@@ -8,7 +8,7 @@ struct ServerWritingToFIFO {
     enum Stream { case output, errors }
 
     let fifo: String
-    let process: Subprocess
+    let process: RatingsProcess
     /// The FIFO's read end.
     let readEnd: Int32
     let port: Int
@@ -19,27 +19,32 @@ struct ServerWritingToFIFO {
          environment: [String: String] = [:]) throws {
         fifo = directory.file(stream == .output ? "stdout" : "stderr")
         guard mkfifo(fifo, 0o600) == 0 else { throw RawHTTPClient.ClientError.malformed("mkfifo failed (errno \(errno))") }
-        // The shell opens the pipe for the server's stream and becomes the server.
-        let redirect = stream == .output ? ">" : "2>"
-        process = try Subprocess(["/bin/sh", "-c", "exec \"$0\" serve --port 0 --database \"$1\" \(redirect) \"$2\"",
-                                  RatingsProcess.binaryPath, database ?? directory.file("db.sqlite"), fifo],
-                                 environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 })
-        readEnd = open(fifo, O_RDONLY)
+        // The read end first, without waiting for a writer, so the server's open of the write end
+        // (in the spawn) finds a reader; then reads wait for data again.
+        readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
+        guard readEnd >= 0 else { throw RawHTTPClient.ClientError.malformed("cannot open \(fifo) (errno \(errno))") }
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) & ~O_NONBLOCK)
+        let arguments = ["serve", "--port", "0", "--database", database ?? directory.file("db.sqlite")]
+        do {
+            process = try RatingsProcess(arguments, environment: environment,
+                                         standardOutput: stream == .output ? fifo : nil, standardError: stream == .errors ? fifo : nil)
+        } catch {
+            close(readEnd)
+            throw error
+        }
         let listening: String
         switch stream {
         case .output:
             var head: [UInt8] = []
             var byte: UInt8 = 0
-            while readEnd >= 0, !head.contains(UInt8(ascii: "\n")), read(readEnd, &byte, 1) == 1 { head.append(byte) }
+            while !head.contains(UInt8(ascii: "\n")), read(readEnd, &byte, 1) == 1 { head.append(byte) }
             listening = String(decoding: head, as: UTF8.self)
         case .errors:
-            let process = process
-            _ = eventually(timeout: 20) { process.stdout.contains("listening on") || !process.isRunning }
-            listening = process.stdout
+            listening = process.waitForOutput("listening on") ? process.stdout : ""
         }
-        guard readEnd >= 0, let port = RatingsProcess.port(inListeningLine: listening) else {
+        guard let port = RatingsProcess.port(inListeningLine: listening) else {
             process.stop()
-            if readEnd >= 0 { close(readEnd) }
+            close(readEnd)
             throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
         }
         self.port = port

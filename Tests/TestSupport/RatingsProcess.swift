@@ -14,10 +14,13 @@ public final class RatingsProcess: Sendable {
 
     private let child: Subprocess
 
-    /// Starts `ratings ARGUMENTS` with `environment` added to a minimal environment.
-    public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil, binary: String? = nil) throws {
+    /// Starts `ratings ARGUMENTS` with `environment` added to a minimal environment; a stream
+    /// given a path (`standardOutput`, `standardError`) goes there instead of being collected.
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil, binary: String? = nil,
+                standardOutput: String? = nil, standardError: String? = nil) throws {
         child = try Subprocess([binary ?? RatingsProcess.binaryPath] + arguments,
-                               environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, directory: directory)
+                               environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, directory: directory,
+                               standardOutput: standardOutput, standardError: standardError)
     }
 
     public var stdout: String { child.stdout }
@@ -73,8 +76,11 @@ public final class RatingsServer: Sendable {
 
     /// Starts `ratings serve --port 0 ARGUMENTS` with `environment` and waits for its port; when it
     /// does not listen, stops it and throws with what it wrote to standard error.
-    public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
-        process = try RatingsProcess(["serve", "--port", "0"] + arguments, environment: environment, directory: directory)
+    /// Standard error goes to `standardError` when given (a FIFO, say) instead of being collected.
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+                standardError: String? = nil) throws {
+        process = try RatingsProcess(["serve", "--port", "0"] + arguments, environment: environment, directory: directory,
+                                     standardError: standardError)
         guard let port = process.waitForPort() else {
             process.stop()
             throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")

@@ -13,7 +13,11 @@ public final class Subprocess: Sendable {
     private let reaped = Locked<Int32?>(nil)
 
     /// Starts `argv[0]` with `argv`, `environment` as its whole environment, in `directory`.
-    public init(_ argv: [String], environment: [String: String], directory: String? = nil) throws {
+    /// `standardOutput` or `standardError`, when given, is a path the stream is opened on instead
+    /// of its capture file (a FIFO whose read end the caller holds already, say: opening a FIFO
+    /// for writing waits for a reader, and the spawn with it).
+    public init(_ argv: [String], environment: [String: String], directory: String? = nil,
+                standardOutput: String? = nil, standardError: String? = nil) throws {
         let folder = NSTemporaryDirectory() + "/ratings-child-\(UUID().uuidString)"
         outputPath = folder + ".out"
         errorPath = folder + ".err"
@@ -21,8 +25,8 @@ public final class Subprocess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutput ?? outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, standardError ?? errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // posix_spawn_file_actions_addchdir_np is not visible to Swift; env -C changes directory instead.
         let argv = directory.map { ["/usr/bin/env", "-C", $0] + argv } ?? argv
         let cArguments = argv.map { strdup($0) } + [nil]
