@@ -23,18 +23,28 @@ final class APIServices: Sendable {
     }
 }
 
-/// Server-side failures, one line each, with the request id when there is one; a failure that
-/// repeats is written at most once a second, with a count of those held back (`LogThrottle`).
-struct ErrorLog: Sendable {
+/// Server-side failures and notes, one line each in `format`, with the request id when there is
+/// one; a message that repeats is written at most once a second, with a count of those held back
+/// (`LogThrottle`). The API's error log, and the executable's standard error, are one of these.
+public struct ErrorLog: Sendable {
     let format: LogFormat
     let clock: any APIClock
     let throttle: LogThrottle
     let write: @Sendable (String) -> Void
 
-    func write(_ message: String, requestID: String?) {
+    /// Lines go to `write`, already formatted.
+    public init(format: LogFormat, clock: any APIClock, throttle: LogThrottle, write: @escaping @Sendable (String) -> Void) {
+        self.format = format
+        self.clock = clock
+        self.throttle = throttle
+        self.write = write
+    }
+
+    /// `message` at `level`, about the request `requestID` names (nil: none), unless held back.
+    public func write(_ message: String, level: LogLine.Level = .error, requestID: String? = nil) {
         let (earlier, admitted) = throttle.admit(message, now: Int64(clock.monotonicSeconds() * 1_000))
         let wall = clock.wallMilliseconds()
-        for line in earlier { write(LogLine.make(line, format: format, wallMilliseconds: wall)) }
-        if let admitted { write(LogLine.make(admitted, requestID: requestID, format: format, wallMilliseconds: wall)) }
+        for line in earlier { write(LogLine.make(line, level: level, format: format, wallMilliseconds: wall)) }
+        if let admitted { write(LogLine.make(admitted, level: level, requestID: requestID, format: format, wallMilliseconds: wall)) }
     }
 }

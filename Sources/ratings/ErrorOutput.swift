@@ -14,6 +14,9 @@ final class ErrorOutput: Sendable {
     /// what it still holds is reported at `close`.
     let throttle = LogThrottle()
 
+    /// Formats and holds back lines as the API's error log does, on the machine's clocks.
+    private let log: ErrorLog
+
     init(format: LogFormat) throws {
         self.format = format
         // Every line is written as soon as it is handed over: failures are rare, and an operator
@@ -22,14 +25,14 @@ final class ErrorOutput: Sendable {
         writer = try LogWriter(fd: 2, name: "error log", threadName: "error-log", wakeBytes: 1) { report in
             StandardStreams.error(LogLine.now(report, format: format))
         }
+        let writer = writer
+        log = ErrorLog(format: format, clock: MachineClock(), throttle: throttle) { writer.append(line: $0) }
     }
 
     /// A failure, or a note at `level`; the same failure at most once a second, with a count of
     /// those held back (`LogThrottle`).
     func write(_ message: String, level: LogLine.Level = .error) {
-        let (earlier, admitted) = throttle.admit(message, now: Int64(SystemClock.monotonicSeconds() * 1_000))
-        for line in earlier { writer.append(line: LogLine.now(line, level: level, format: format)) }
-        if let admitted { writer.append(line: LogLine.now(admitted, level: level, format: format)) }
+        log.write(message, level: level)
     }
 
     /// A line the API already formatted (with its request id).
