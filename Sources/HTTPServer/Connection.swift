@@ -65,9 +65,9 @@ final class Connection: EventSource, @unchecked Sendable {
         environment = RequestEnvironment(peer: peer, loop: loop)
         machine = ConnectionStateMachine(limits: shared.configuration.limits, lingerSeconds: shared.configuration.lingerSeconds,
                                          now: loop.now)
-        // Made once per connection rather than per request. It reaches the connection through `mailbox`, which `close` empties, so an
-        // answer that arrives after the connection is gone is dropped; the loop it holds strongly,
-        // so a late answer can still reach it.
+        // Made once per connection rather than per request. It reaches the connection through
+        // `mailbox`, which `close` empties, so an answer that arrives after the connection is gone
+        // is dropped; the loop it holds strongly, so a late answer can still reach it.
         respond = { [mailbox, loop = loop as EventLoop] response in
             // A later answer given on the loop goes straight to the connection; from another thread
             // (or, against `HTTPHandler`'s rule, from inside the handler) it takes one hop to the loop.

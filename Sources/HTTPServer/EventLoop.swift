@@ -1,9 +1,9 @@
-import Platform
 import ASCIIKit
 import CLinux
 import Glibc
 import HTTP1
 import Locking
+import Platform
 
 /// Something an event loop watches: it is told which epoll events arrived, and ticked so it can
 /// check its own deadlines.

@@ -1,8 +1,8 @@
-import Platform
 import Dispatch
 import Glibc
 public import HTTP1
 import Locking
+import Platform
 
 /// Our HTTP/1.1 server: one epoll loop per core sharing a listening socket, an explicit
 /// lifecycle `idle → running → draining → stopped`, and graceful drain on SIGTERM/SIGINT.

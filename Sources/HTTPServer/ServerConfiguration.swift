@@ -1,5 +1,5 @@
-public import HTTP1
 import Glibc
+public import HTTP1
 import Platform
 
 /// How the server listens and what it tolerates, with production defaults.

@@ -1,5 +1,5 @@
-import Platform
 import Locking
+import Platform
 import RatingsCore
 
 /// A bounded pool of PostgreSQL connections, each owned by a worker thread of its own: requests

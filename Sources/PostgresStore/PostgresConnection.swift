@@ -1,6 +1,6 @@
 internal import CLibPQ
-import Platform
 import Glibc
+import Platform
 
 /// Owns one libpq connection, used by one thread at a time. Every call takes a deadline on the
 /// monotonic clock and honours it: libpq runs non-blocking and we wait on its socket with

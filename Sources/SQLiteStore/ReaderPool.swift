@@ -1,6 +1,6 @@
-import Platform
 import Dispatch
 import Locking
+import Platform
 import RatingsCore
 
 /// Read connections lent to one read at a time, on the pool's own threads: a read may wait on

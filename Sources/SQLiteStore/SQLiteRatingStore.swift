@@ -1,5 +1,5 @@
-import Platform
 import Glibc
+import Platform
 public import RatingsCore
 
 /// Settings of the SQLite store, with the defaults the service runs on.

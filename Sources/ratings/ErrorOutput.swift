@@ -1,6 +1,6 @@
-import Platform
 import HTTP1
 import HTTPServer
+import Platform
 import RatingsAPI
 
 /// Standard error while `ratings serve` runs. Every line the service writes there (start-up

@@ -1,5 +1,5 @@
-import Platform
 import HTTPServer
+import Platform
 
 /// `ratings healthcheck`: exits 0 when `/healthz` answers 200.
 enum HealthcheckCommand {

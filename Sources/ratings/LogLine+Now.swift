@@ -1,5 +1,5 @@
-import Platform
 import HTTP1
+import Platform
 import RatingsAPI
 
 extension LogLine {

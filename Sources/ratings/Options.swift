@@ -1,6 +1,6 @@
-import Platform
 import ASCIIKit
 import Glibc
+import Platform
 
 /// A command's flags as given (`--name value` or `--name=value`, each at most once), read
 /// against the command's settings table, with the environment beneath them.

@@ -1,6 +1,6 @@
-import Platform
 import Glibc
 import HTTPServer
+import Platform
 import RatingsAPI
 import RatingsApplication
 import RatingsCore

@@ -1,7 +1,7 @@
-import Platform
 import ASCIIKit
 import HTTP1
 import JWT
+import Platform
 import RatingsCore
 
 /// `ratings token`: prints an HS256 bearer token signed with the server's shared secret, for

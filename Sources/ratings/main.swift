@@ -1,6 +1,6 @@
 // The `ratings` executable: reads flags and environment, then runs one command.
-import Platform
 import Glibc
+import Platform
 
 let environment = Environment.current
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,8 +1,8 @@
-import Platform
 import Foundation
 import Glibc
 import HTTP1
 import HTTPServer
+import Platform
 import TestSupport
 import Testing
 
