@@ -32,17 +32,17 @@ struct ServerWritingToFIFO {
             close(readEnd)
             throw error
         }
-        let listening: String
+        let port: Int?
         switch stream {
         case .output:
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.contains(UInt8(ascii: "\n")), read(readEnd, &byte, 1) == 1 { head.append(byte) }
-            listening = String(decoding: head, as: UTF8.self)
+            port = RatingsProcess.port(inListeningLine: String(decoding: head, as: UTF8.self))
         case .errors:
-            listening = process.waitForOutput("listening on") ? process.stdout : ""
+            port = process.waitForPort()
         }
-        guard let port = RatingsProcess.port(inListeningLine: listening) else {
+        guard let port else {
             process.stop()
             close(readEnd)
             throw RawHTTPClient.ClientError.malformed("ratings serve did not start: \(process.stderr)")
