@@ -47,12 +47,12 @@ public final class APIHarness: Sendable {
         configuration.clock = clock
         let errors = self.errors
         configuration.errorLog = { line in errors.withLock { $0.append(line) } }
-        let server = ServerConfiguration.forTests(configureServer)
+        // Only a server that will run gets a test server's settings (and its /dev/null descriptor).
+        let server = transport == .socket ? ServerConfiguration.forTests(configureServer) : ServerConfiguration()
         let application = RatingsApplication.make(store: store, api: configuration, server: server)
         api = application.api
         switch transport {
         case .direct:
-            close(server.accessLogFD)
             (self.server, port, accessLogFD) = (nil, nil, nil)
         case .socket:
             do {
