@@ -109,16 +109,15 @@ def put(item, rater, stars, extra=""):
     return f"curl -s{extra} -X PUT {URL}/v1/items/{item}/ratings/{rater} -H 'Content-Type: application/json' -d '{{\"stars\": {stars}}}'"
 
 
-def tour_writes(session, shown_output=True):
-    """The README tour's three first ratings of dinner-42."""
-    for rater, stars in (("u-17", 4), ("u-18", 3), ("u-19", 5)):
-        session.run(put("dinner-42", rater, stars) + (" -o /dev/null -w '%{http_code}\\n'" if shown_output else " -o /dev/null"))
+# The README tour's three first ratings of dinner-42, and dinner-42 as the tour leaves it.
+TOUR_RATINGS = (("u-17", 4), ("u-18", 3), ("u-19", 5))
+AFTER_TOUR = (("u-17", 4), ("u-19", 5))
 
 
-def two_ratings(session):
-    """dinner-42 as the README tour leaves it: 4 stars from u-17 and 5 from u-19."""
-    for rater, stars in (("u-17", 4), ("u-19", 5)):
-        session.run(put("dinner-42", rater, stars) + " -o /dev/null -w '%{http_code}\\n'")
+def rate_dinner(session, ratings, shown_status=True):
+    """Writes each (rater, stars) of dinner-42, showing each answer's status or nothing."""
+    for rater, stars in ratings:
+        session.run(put("dinner-42", rater, stars) + (" -o /dev/null -w '%{http_code}\\n'" if shown_status else " -o /dev/null"))
 
 
 def generate(binary, work):
@@ -138,7 +137,7 @@ def generate(binary, work):
     # database (`scripts/serve.sh` in a new folder) and gets what it shows.
     with Server(binary, work, "readme") as readme:
         tour = Session(readme)
-        tour_writes(tour)
+        rate_dinner(tour, TOUR_RATINGS)
         tour.run(f"curl -s {URL}/v1/items/dinner-42")
         tour.run(f"curl -s -X DELETE {URL}/v1/items/dinner-42/ratings/u-18")
         tour.run(f"curl -s '{URL}/v1/display?value=3.3&max=5'")
@@ -148,7 +147,7 @@ def generate(binary, work):
 
     with Server(binary, work, "api") as api:
         setup = Session(api)
-        two_ratings(setup)
+        rate_dinner(setup, AFTER_TOUR)
         examples["api-setup"] = setup.text()
 
         ratings = Session(api)
@@ -212,7 +211,7 @@ def generate(binary, work):
 
     with Server(binary, work, "languages") as languages_server:
         languages = Session(languages_server)
-        two_ratings(languages)
+        rate_dinner(languages, AFTER_TOUR)
         languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
         languages.run(f"curl -s '{URL}/v1/display?value=3.5&max=5&lang=ar'")
         languages.run(f"curl -s '{URL}/v1/display?value=1&max=1&lang=ja'")
@@ -222,7 +221,7 @@ def generate(binary, work):
 
     with Server(binary, work, "logged") as logged:
         writes = Session(logged)
-        tour_writes(writes, shown_output=False)
+        rate_dinner(writes, TOUR_RATINGS, shown_status=False)
     log_lines = [line for line in logged.output().splitlines() if line.startswith("20")]
     examples["access-log-text"] = writes.text() + "\n# the server's standard output:\n" + "\n".join(log_lines)
 
