@@ -7,12 +7,11 @@ public struct HelpfulScore: Sendable, Hashable, Comparable {
     public let key: Int64
 
     public init(up: Int, down: Int) {
-        let total = Double(up + down)
-        guard up > 0, total > 0 else {
+        guard up > 0 else {
             key = 0
             return
         }
-        let z = 1.96, share = Double(up) / total, z2 = z * z
+        let total = Double(up + down), z = 1.96, share = Double(up) / total, z2 = z * z
         let bound = (share + z2 / (2 * total) - z * (share * (1 - share) / total + z2 / (4 * total * total)).squareRoot())
             / (1 + z2 / total)
         key = Int64((max(0, min(1, bound)) * 1e15).rounded(.down))
