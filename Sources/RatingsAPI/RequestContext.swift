@@ -40,7 +40,7 @@ final class RequestContext: Sendable {
     /// route matched without making text of the path. An endpoint asking for a parameter its
     /// route lacks is a programming error, which a debug build stops at (every route is tested).
     func parameter(_ name: PathParameter) -> String {
-        // A direct call: `flatMap(target.pathSegment(at:))` copied the target into a closure.
+        // Called directly rather than through `flatMap`, which would capture a copy of the target.
         guard let position = pattern?.position(of: name) else {
             assertionFailure("the route \(pattern?.description ?? "-") has no parameter \(name)")
             return ""
