@@ -180,6 +180,23 @@ def generate(binary, work):
         batch.run(f"curl -s '{URL}/v1/items?ids=dinner-42,soup-7,never-rated&rater=u-17'")
         examples["api-batch"] = batch.text()
 
+        reviews = Session(api)
+        review = f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/{{}} -H 'Content-Type: application/json' -d '{{}}'"
+        reviews.run(review.format("u-17", '{"stars": 5, "title": "Best soup in town", "body": "The broth is deep and the noodles are fresh.", "language": "en"}')
+                    + " -w '\\n%{http_code}\\n'")
+        reviews.run(review.format("u-18", '{"stars": 4, "body": "Caldo muito bom.\\r\\nVoltarei.", "language": "pt-br"}')
+                    + " -o /dev/null -w '%{http_code}\\n'")
+        reviews.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17/votes/u-18 -H 'Content-Type: application/json' -d '{{\"helpful\": true}}'"
+                    + " -o /dev/null -w '%{http_code}\\n'")
+        reviews.run(f"curl -s '{URL}/v1/items/soup-7/reviews?sort=helpful&limit=1'")
+        page = json.loads(reviews.lines[-1])
+        reviews.run(f"curl -s '{URL}/v1/items/soup-7/reviews?sort=helpful&limit=1&cursor={page['nextCursor']}'")
+        reviews.run(f"curl -s '{URL}/v1/items/soup-7/reviews?sort=newest&limit=1&cursor={page['nextCursor']}'")
+        reviews.run(f"curl -s '{URL}/v1/items/soup-7/reviews?stars=4,5&language=PT'")
+        reviews.run(review.format("u-19", '{"stars": 3, "body": "Ring\\u0007ing"}'))
+        reviews.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17/votes/u-17 -H 'Content-Type: application/json' -d '{{\"helpful\": true}}'")
+        examples["api-reviews"] = reviews.text()
+
         raters = Session(api)
         raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2'")
         first = json.loads(raters.lines[-1])

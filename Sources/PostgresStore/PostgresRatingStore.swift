@@ -10,8 +10,8 @@ public final class PostgresRatingStore: RatingStore {
     /// The migrations of `migrations/postgresql/` this binary carries, in order.
     public static let migrations = Migration.sorted(embeddedMigrationFiles)
 
-    private let configuration: PostgresConfiguration
-    private let pool: ConnectionPool
+    let configuration: PostgresConfiguration
+    let pool: ConnectionPool
     public let cursorSecret: [UInt8]
 
     /// Connects, applies pending migrations and readies the shared settings (waiting for any
@@ -59,7 +59,7 @@ public final class PostgresRatingStore: RatingStore {
                                                                          rater?.rawValue ?? ""], deadline: deadline)
             var found: [String: (SummaryRow, Int?)] = [:]
             for row in 0..<rows.rowCount {
-                found[rows.text(row, 0)] = (SummaryRow(rows, row: row, offset: 1), rows.isNull(row, 15) ? nil : rows.int(row, 15))
+                found[rows.text(row, 0)] = (SummaryRow(rows, row: row, offset: 1), rows.isNull(row, 1 + SummaryRow.columnCount) ? nil : rows.int(row, 1 + SummaryRow.columnCount))
             }
             return items.map { item in
                 guard let (row, stars) = found[item.rawValue] else { return ItemListing(summary: .empty(item, on: defaultScale), myStars: nil) }
@@ -116,6 +116,10 @@ public final class PostgresRatingStore: RatingStore {
             let previous = try Self.stars(request.item, request.rater, connection, deadline)
             try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
                                                             String(request.nowMilliseconds)], deadline: deadline)
+            if let previous, previous != stars.count {
+                try connection.query(PostgresSQL.restarReview, [request.item.rawValue, request.rater.rawValue, String(stars.count),
+                                                                String(request.nowMilliseconds)], deadline: deadline)
+            }
             let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, connection, deadline)
             let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
                                 updatedAtMilliseconds: request.nowMilliseconds)
@@ -128,9 +132,13 @@ public final class PostgresRatingStore: RatingStore {
             guard let item = try SummaryRow.first(of: connection.query(PostgresSQL.lockExistingItem, [request.item.rawValue], deadline: deadline)) else {
                 return ClearOutcome(cleared: false, summary: .empty(request.item, on: request.defaultScale))
             }
+            let review = try connection.query(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
+            let reviewsGone = review.rowCount > 0 && review.text(0, 0) == ReviewStatus.published.rawValue ? 1 : 0
             let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
-            return ClearOutcome(cleared: true, summary: try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), connection, deadline))
+            return ClearOutcome(cleared: true, removedReview: review.rowCount > 0,
+                                summary: try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone,
+                                                       connection, deadline))
         }
     }
 
@@ -149,7 +157,7 @@ public final class PostgresRatingStore: RatingStore {
 
     /// Runs `body` in a transaction on a pooled connection, again from the start after a
     /// serialization failure or deadlock; the result is delivered once COMMIT has returned.
-    private func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
+    func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
                                     _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
         let retries = configuration.maxRetries
         pool.run({ connection, deadline in
@@ -172,29 +180,32 @@ public final class PostgresRatingStore: RatingStore {
         }, completion: completion)
     }
 
-    private static func stars(_ item: ItemID, _ rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int? {
+    static func stars(_ item: ItemID, _ rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int? {
         let rows = try connection.query(PostgresSQL.selectStars, [item.rawValue, rater.rawValue], deadline: deadline)
         return rows.rowCount > 0 ? rows.int(0, 0) : nil
     }
 
     /// Updates count, sum, histogram and score key in the same transaction as the rating row,
     /// from the locked item's row as it was and the change.
-    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, _ connection: PostgresConnection,
-                      _ deadline: Double) throws -> ItemSummary {
+    func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0, _ connection: PostgresConnection,
+              _ deadline: Double) throws -> ItemSummary {
         let moved = row.moving(into: new, outOf: old)
         let key = configuration.ranking.key(count: moved.count, sum: moved.sum, scale: moved.scale)
         let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
-                                                                 key.high.map(String.init), key.low.map(String.init)], deadline: deadline)
+                                                                 key.high.map(String.init), key.low.map(String.init), String(reviews)],
+                                    deadline: deadline)
         guard let updated = SummaryRow.first(of: rows) else {
             throw PostgresError(kind: .server, sqlstate: "", operation: PostgresSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
         return updated.summary(of: item)
     }
 
-    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
         let ranking = configuration.ranking
         write(completion) { connection, deadline in
             try connection.query(PostgresSQL.lockRaterItems, [rater.rawValue], deadline: deadline)
+            let votes = try Self.eraseVotes(of: rater, connection, deadline)
+            let reviews = try Self.eraseReviews(of: rater, connection, deadline)
             let rows = try connection.query(PostgresSQL.eraseRater, [rater.rawValue], deadline: deadline)
             var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0
             for row in 0..<rows.rowCount {
@@ -203,13 +214,42 @@ public final class PostgresRatingStore: RatingStore {
                 ids.append(rows.text(row, 0))
                 highs.append(key.high)
                 lows.append(key.low)
-                removed += rows.int(row, 15)
+                removed += rows.int(row, 1 + SummaryRow.columnCount)
             }
             if !ids.isEmpty {
                 try connection.query(PostgresSQL.setScores, [PostgresSQL.textArray(ids), PostgresSQL.integerArray(highs),
                                                              PostgresSQL.integerArray(lows)], deadline: deadline)
             }
-            return removed
+            return Erasure(ratings: removed, reviews: reviews, votes: votes)
         }
+    }
+
+    /// Removes the votes the rater gave and moves the counts and helpful keys of the reviews they
+    /// were on; returns how many were removed.
+    private static func eraseVotes(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int {
+        let rows = try connection.query(PostgresSQL.eraseVoterVotes, [rater.rawValue], deadline: deadline)
+        guard rows.rowCount > 0 else { return 0 }
+        var items: [String] = [], authors: [String] = [], keys: [Int?] = [], removed = 0
+        for row in 0..<rows.rowCount {
+            items.append(rows.text(row, 0))
+            authors.append(rows.text(row, 1))
+            keys.append(Int(HelpfulScore(up: rows.int(row, 2), down: rows.int(row, 3)).key))
+            removed += rows.int(row, 4)
+        }
+        try connection.query(PostgresSQL.setHelpfulKeys, [PostgresSQL.textArray(items), PostgresSQL.textArray(authors),
+                                                          PostgresSQL.integerArray(keys)], deadline: deadline)
+        return removed
+    }
+
+    /// Removes the rater's reviews and takes the published ones out of their items' counts;
+    /// returns how many were removed.
+    private static func eraseReviews(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int {
+        let rows = try connection.query(PostgresSQL.eraseRaterReviews, [rater.rawValue], deadline: deadline)
+        let published = (0..<rows.rowCount).filter { rows.text($0, 1) == ReviewStatus.published.rawValue }.map { rows.text($0, 0) }
+        if !published.isEmpty {
+            try connection.query(PostgresSQL.subtractReviews, [PostgresSQL.textArray(published),
+                                                               PostgresSQL.integerArray(published.map { _ in 1 })], deadline: deadline)
+        }
+        return rows.rowCount
     }
 }

@@ -43,10 +43,12 @@ enum PostgresSQL {
     static let deleteRating = "DELETE FROM ratings WHERE item_id = $1 AND rater_id = $2 RETURNING stars"
 
     /// Moves one rating into (`$2`), out of (`$3`), or between histogram buckets, stores the new
-    /// score key (`$4`, `$5`), and returns the new summary. Either side may be NULL.
+    /// score key (`$4`, `$5`), adds `$6` published reviews, and returns the new summary. Either
+    /// side may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + ($2::int IS NOT NULL)::int - ($3::int IS NOT NULL)::int,
+            review_count = review_count + $6::int,
             rating_sum = rating_sum + coalesce($2::int, 0) - coalesce($3::int, 0),
             score_high = $4::bigint, score_low = $5::bigint,
             \((1...10).map { "stars_\($0) = stars_\($0) + ($2::int IS NOT DISTINCT FROM \($0))::int - ($3::int IS NOT DISTINCT FROM \($0))::int" }.joined(separator: ",\n    "))
@@ -55,6 +57,103 @@ enum PostgresSQL {
         """
 
     static let ping = "SELECT 1"
+
+    // MARK: Reviews
+
+    /// One review in any status (`ReviewQueries.columns`).
+    static let selectReview = "SELECT \(ReviewQueries.columns) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2"
+
+    /// One review, its row locked until the transaction ends: a vote's counts are read and
+    /// rewritten under it, so concurrent votes in any process count once each.
+    static let lockReview = "SELECT \(ReviewQueries.columns) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2 FOR UPDATE OF r"
+
+    static let selectReviewStatus = "SELECT status FROM reviews WHERE item_id = $1 AND rater_id = $2"
+
+    /// Writes a review's stars and text; a replaced review keeps its creation time, status and
+    /// votes. Returns the review as stored.
+    static let upsertReview = """
+        INSERT INTO reviews AS r (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms)
+        VALUES ($1, $2, $3::smallint, $4, $5, $6, $7, $8::bigint, $8::bigint)
+        ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, title = excluded.title, body = excluded.body,
+            language = excluded.language, updated_at_ms = excluded.updated_at_ms
+        RETURNING \(ReviewQueries.columns)
+        """
+
+    /// Gives a review its rating's new stars (`$3`) at `$4`; nothing when there is no review or
+    /// the stars did not change.
+    static let restarReview = """
+        UPDATE reviews SET stars = $3::smallint, updated_at_ms = $4::bigint WHERE item_id = $1 AND rater_id = $2 AND stars <> $3::smallint
+        """
+
+    /// Removes a review (its votes go with it, ON DELETE CASCADE); returns its status.
+    static let deleteReview = "DELETE FROM reviews WHERE item_id = $1 AND rater_id = $2 RETURNING status"
+
+    /// Adds `$2` published reviews to an item and returns its summary.
+    static let addReviews = "UPDATE items SET review_count = review_count + $2::int WHERE item_id = $1 RETURNING \(summaryColumns)"
+
+    static let selectVote = "SELECT helpful FROM review_votes WHERE item_id = $1 AND rater_id = $2 AND voter_id = $3"
+
+    static let upsertVote = """
+        INSERT INTO review_votes (item_id, rater_id, voter_id, helpful) VALUES ($1, $2, $3, $4::boolean)
+        ON CONFLICT (item_id, rater_id, voter_id) DO UPDATE SET helpful = excluded.helpful
+        """
+
+    static let deleteVote = "DELETE FROM review_votes WHERE item_id = $1 AND rater_id = $2 AND voter_id = $3"
+
+    /// Stores a review's vote counts and their helpful key.
+    static let setHelpful = """
+        UPDATE reviews SET helpful_up = $3::bigint, helpful_down = $4::bigint, helpful_key = $5::bigint WHERE item_id = $1 AND rater_id = $2
+        """
+
+    /// A page of an item's published reviews in each order (`ReviewQueries.itemPage`).
+    static let selectReviewPages = Dictionary(uniqueKeysWithValues: ReviewSort.allCases.map { sort in
+        (sort, ReviewQueries.itemPage(sort) { parameter in
+            switch parameter {
+            case .item, .rater: "$\(parameter.rawValue)"
+            case .language: "$\(parameter.rawValue)::text"
+            case .starMask, .limit: "$\(parameter.rawValue)::int"
+            case .key, .createdAt: "$\(parameter.rawValue)::bigint"
+            }
+        })
+    })
+
+    /// A page of a rater's reviews after a position, newest change first, ties by item id,
+    /// through `reviews_by_rater`.
+    static let selectRaterReviewPage = """
+        SELECT \(ReviewQueries.columns) FROM reviews AS r
+        WHERE r.rater_id = $1 AND r.updated_at_ms <= $2::bigint AND (r.updated_at_ms < $2::bigint OR r.item_id > $3)
+        ORDER BY r.updated_at_ms DESC, r.item_id ASC
+        LIMIT $4::int
+        """
+
+    /// Removes every vote a rater gave and takes each out of its review's counts, in one
+    /// statement; returns each touched review's new counts and how many votes it lost.
+    static let eraseVoterVotes = """
+        WITH gone AS (DELETE FROM review_votes WHERE voter_id = $1 RETURNING item_id, rater_id, helpful),
+        per_review AS (
+            SELECT item_id, rater_id, count(*) FILTER (WHERE helpful) AS up, count(*) FILTER (WHERE NOT helpful) AS down
+            FROM gone GROUP BY item_id, rater_id)
+        UPDATE reviews AS r SET helpful_up = r.helpful_up - p.up, helpful_down = r.helpful_down - p.down
+        FROM per_review AS p WHERE r.item_id = p.item_id AND r.rater_id = p.rater_id
+        RETURNING r.item_id, r.rater_id, r.helpful_up, r.helpful_down, p.up + p.down
+        """
+
+    /// Sets the helpful keys of many reviews at once (arrays of item ids, rater ids and keys).
+    static let setHelpfulKeys = """
+        UPDATE reviews SET helpful_key = v.key
+        FROM unnest($1::text[], $2::text[], $3::bigint[]) AS v(item_id, rater_id, key)
+        WHERE reviews.item_id = v.item_id AND reviews.rater_id = v.rater_id
+        """
+
+    /// Removes every review of a rater (their votes go with them); returns each one's item and status.
+    static let eraseRaterReviews = "DELETE FROM reviews WHERE rater_id = $1 RETURNING item_id, status"
+
+    /// Takes published reviews out of many items' counts (arrays of item ids and counts).
+    static let subtractReviews = """
+        UPDATE items SET review_count = review_count - v.n
+        FROM unnest($1::text[], $2::int[]) AS v(item_id, n)
+        WHERE items.item_id = v.item_id
+        """
 
     /// Several items and one rater's stars on each, in one snapshot (one statement).
     static let selectListings = """

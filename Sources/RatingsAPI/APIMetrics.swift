@@ -31,6 +31,10 @@ final class APIMetrics: Sendable {
         var durations: [Histogram]
         var written = 0
         var cleared = 0
+        var reviewsWritten = 0
+        var reviewsRemoved = 0
+        var helpfulVotes = 0
+        var unhelpfulVotes = 0
     }
 
     /// Route labels by route index; the last one is `unmatched`.
@@ -70,6 +74,13 @@ final class APIMetrics: Sendable {
     func ratingsWritten(_ count: Int = 1) { state.withLock { $0.written += count } }
     /// Counts ratings removed.
     func ratingsCleared(_ count: Int = 1) { state.withLock { $0.cleared += count } }
+
+    /// Counts reviews created or replaced.
+    func reviewsWritten(_ count: Int = 1) { state.withLock { $0.reviewsWritten += count } }
+    /// Counts reviews removed (by their author, with their rating, or by erasure).
+    func reviewsRemoved(_ count: Int = 1) { state.withLock { $0.reviewsRemoved += count } }
+    /// Counts a helpfulness vote cast or replaced.
+    func reviewVoted(helpful: Bool) { state.withLock { helpful ? ($0.helpfulVotes += 1) : ($0.unhelpfulVotes += 1) } }
 
     /// The exposition text.
     func render(openConnections: Int) -> String {
@@ -113,6 +124,16 @@ final class APIMetrics: Sendable {
             # HELP ratings_ratings_cleared_total Ratings removed (clears of a missing rating are not counted).
             # TYPE ratings_ratings_cleared_total counter
             ratings_ratings_cleared_total \(snapshot.cleared)
+            # HELP ratings_reviews_written_total Reviews created or replaced.
+            # TYPE ratings_reviews_written_total counter
+            ratings_reviews_written_total \(snapshot.reviewsWritten)
+            # HELP ratings_reviews_removed_total Reviews removed: by their author, with their rating, or by erasure.
+            # TYPE ratings_reviews_removed_total counter
+            ratings_reviews_removed_total \(snapshot.reviewsRemoved)
+            # HELP ratings_review_votes_total Helpfulness votes cast or replaced (withdrawals are not counted), by vote.
+            # TYPE ratings_review_votes_total counter
+            ratings_review_votes_total{helpful="true"} \(snapshot.helpfulVotes)
+            ratings_review_votes_total{helpful="false"} \(snapshot.unhelpfulVotes)
 
             """
         return out

@@ -64,6 +64,17 @@ struct Access: Sendable {
         return id
     }
 
+    /// Whether the API runs without tokens.
+    var isOpen: Bool { verifier == nil }
+
+    /// A rater named in a path where anyone may be named (a review's author, say): `me` stands
+    /// for the caller, when there is one.
+    func named(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
+        guard segment == "me" else { return try RaterID(segment) }
+        guard let caller else { return try Self.openRater(segment) }
+        return try RaterID(caller.subject)
+    }
+
     /// Checks that the caller may configure item scales.
     func requireAdmin(_ caller: RaterIdentity?) throws {
         guard verifier != nil else { return }

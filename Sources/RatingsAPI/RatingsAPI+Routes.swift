@@ -13,9 +13,20 @@ extension RatingsAPI {
             .get { try $0.readSummary($1) },
             .put { try $0.configure($1) }
         ),
+        Route("/v1/items/{itemId}/reviews/{raterId}",
+            .get { try $0.readReview($1) },
+            .put { try $0.writeReview($1) },
+            .delete { try $0.removeReview($1) }
+        ),
+        Route("/v1/items/{itemId}/reviews/{raterId}/votes/{voterId}",
+            .put { try $0.vote($1, withdrawing: false) },
+            .delete { try $0.vote($1, withdrawing: true) }
+        ),
+        Route("/v1/items/{itemId}/reviews", .get { try $0.listReviews($1) }),
         Route("/v1/items", .get { try $0.readSummaries($1) }),
         Route("/v1/display", .get { try $0.display($1) }),
         Route("/v1/raters/{raterId}/ratings", .get { try $0.listRatings($1) }),
+        Route("/v1/raters/{raterId}/reviews", .get { try $0.listRaterReviews($1) }),
         Route("/v1/raters/{raterId}", .delete { try $0.eraseRater($1) }),
         Route("/v1/rankings/top", .get { try $0.topRanked($1) }),
         Route("/healthz", .get { try $0.health($1) }),

@@ -7,7 +7,7 @@ public import RatingsCore
 /// in one place (`ErrorResponse`). It sees storage only through `RatingStore` and the server only
 /// through `HTTPHandler`.
 public final class RatingsAPI: Sendable {
-    let store: any RatingStore
+    let store: any ReviewStore
     let configuration: APIConfiguration
     let services: APIServices
     let metrics: APIMetrics
@@ -21,7 +21,7 @@ public final class RatingsAPI: Sendable {
     /// The steps around every request, outermost first (`steps` lists them).
     private let middleware: Steps
 
-    public init(store: any RatingStore, configuration: APIConfiguration) {
+    public init(store: any ReviewStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
         services = APIServices(configuration)

@@ -55,6 +55,12 @@ final class RequestContext: Sendable {
     /// are required and the request has none, or an invalid one.
     func identity() throws -> RaterIdentity? { try services.access.identity(of: request) }
 
+    /// The verified caller when the request carries credentials; nil when it carries none (a
+    /// read anyone may make). A bad token is still 401.
+    func identityIfGiven() throws -> RaterIdentity? {
+        request.headers["authorization"] == nil ? nil : try identity()
+    }
+
     /// Writes `message` to the error log with this request's id.
     func log(_ message: String) { services.errorLog.write(message, requestID: requestID) }
 

@@ -10,7 +10,7 @@ public struct RatingsApplication: Sendable {
     public let server: HTTPServer
 
     /// The API over `store` with `api`'s settings, served with `server`'s (not yet started).
-    public static func make(store: any RatingStore, api: APIConfiguration, server: ServerConfiguration) -> RatingsApplication {
+    public static func make(store: any ReviewStore, api: APIConfiguration, server: ServerConfiguration) -> RatingsApplication {
         let metrics = ServerMetrics()
         var api = api
         api.openConnections = { metrics.openConnections }

@@ -11,19 +11,22 @@ public struct ItemSummary: Sendable, Hashable {
     public let sum: Int
     /// `distribution[k]` counts the ratings of `k + 1` stars; exactly `scale.maxRating` entries.
     public let distribution: PerStar
+    /// How many of its reviews are published.
+    public let reviewCount: Int
 
     /// Assembles a summary; `distribution` is cut or padded with zeros to the scale's length.
-    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: PerStar) {
+    public init(item: ItemID, scale: Scale, count: Int, sum: Int, distribution: PerStar, reviewCount: Int) {
         self.item = item
         self.scale = scale
         self.count = count
         self.sum = sum
         self.distribution = distribution.resized(to: scale.maxRating)
+        self.reviewCount = reviewCount
     }
 
     /// A never-rated item on `scale`.
     public static func empty(_ item: ItemID, on scale: Scale) -> ItemSummary {
-        ItemSummary(item: item, scale: scale, count: 0, sum: 0, distribution: [])
+        ItemSummary(item: item, scale: scale, count: 0, sum: 0, distribution: [], reviewCount: 0)
     }
 
     /// The exact mean.

@@ -26,12 +26,13 @@ enum RatingSQL {
 
     static let deleteRating = "DELETE FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
 
-    /// Moves one rating into (?2), out of (?3), or between histogram buckets and stores the new
-    /// score key (?4, ?5), as `SummaryRow.moving` computes the row. `IS` rather than `=` because
-    /// either side may be NULL.
+    /// Moves one rating into (?2), out of (?3), or between histogram buckets, stores the new
+    /// score key (?4, ?5) and adds ?6 published reviews, as `SummaryRow.moving` and
+    /// `movingReviews` compute the row. `IS` rather than `=` because either side may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + (?2 IS NOT NULL) - (?3 IS NOT NULL),
+            review_count = review_count + ?6,
             rating_sum = rating_sum + coalesce(?2, 0) - coalesce(?3, 0),
             score_high = ?4, score_low = ?5,
             \((1...10).map { "stars_\($0) = stars_\($0) + (?2 IS \($0)) - (?3 IS \($0))" }.joined(separator: ",\n    "))
@@ -54,6 +55,66 @@ enum RatingSQL {
     static let selectRaterRatings = "SELECT item_id, stars FROM ratings WHERE rater_id = ?1"
 
     static let deleteRaterRatings = "DELETE FROM ratings WHERE rater_id = ?1"
+
+    // MARK: Reviews
+
+    /// One review in any status (`ReviewQueries.columns`).
+    static let selectReview = "SELECT \(ReviewQueries.columns) FROM reviews AS r WHERE r.item_id = ?1 AND r.rater_id = ?2"
+
+    /// Writes a review's stars and text; a replaced review keeps its creation time, status and votes.
+    static let upsertReview = """
+        INSERT INTO reviews (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+        ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, title = excluded.title, body = excluded.body,
+            language = excluded.language, updated_at_ms = excluded.updated_at_ms
+        """
+
+    /// Gives a review its rating's new stars (?3) at ?4; nothing when there is no review or the
+    /// stars did not change.
+    static let restarReview = "UPDATE reviews SET stars = ?3, updated_at_ms = ?4 WHERE item_id = ?1 AND rater_id = ?2 AND stars <> ?3"
+
+    /// A review's status, for the writes that remove it.
+    static let selectReviewStatus = "SELECT status FROM reviews WHERE item_id = ?1 AND rater_id = ?2"
+
+    /// Removes a review; its votes go with it (ON DELETE CASCADE).
+    static let deleteReview = "DELETE FROM reviews WHERE item_id = ?1 AND rater_id = ?2"
+
+    static let selectVote = "SELECT helpful FROM review_votes WHERE item_id = ?1 AND rater_id = ?2 AND voter_id = ?3"
+
+    static let upsertVote = """
+        INSERT INTO review_votes (item_id, rater_id, voter_id, helpful) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (item_id, rater_id, voter_id) DO UPDATE SET helpful = excluded.helpful
+        """
+
+    static let deleteVote = "DELETE FROM review_votes WHERE item_id = ?1 AND rater_id = ?2 AND voter_id = ?3"
+
+    /// Stores a review's vote counts and their helpful key.
+    static let setHelpful = "UPDATE reviews SET helpful_up = ?3, helpful_down = ?4, helpful_key = ?5 WHERE item_id = ?1 AND rater_id = ?2"
+
+    /// A page of an item's published reviews in each order (`ReviewQueries.itemPage`).
+    static let selectReviewPages = Dictionary(uniqueKeysWithValues: ReviewSort.allCases.map { sort in
+        (sort, ReviewQueries.itemPage(sort) { "?\($0.rawValue)" })
+    })
+
+    /// A page of a rater's reviews after a position, newest change first, ties by item id,
+    /// through `reviews_by_rater`.
+    static let selectRaterReviewPage = """
+        SELECT \(ReviewQueries.columns) FROM reviews AS r
+        WHERE r.rater_id = ?1 AND r.updated_at_ms <= ?2 AND (r.updated_at_ms < ?2 OR r.item_id > ?3)
+        ORDER BY r.updated_at_ms DESC, r.item_id ASC
+        LIMIT ?4
+        """
+
+    /// The votes a rater gave, for erasure.
+    static let selectVoterVotes = "SELECT item_id, rater_id, helpful FROM review_votes WHERE voter_id = ?1"
+
+    static let deleteVoterVotes = "DELETE FROM review_votes WHERE voter_id = ?1"
+
+    /// Every review of a rater with its status, for erasure.
+    static let selectRaterReviewStatuses = "SELECT item_id, status FROM reviews WHERE rater_id = ?1"
+
+    /// Every review of a rater; their votes go with them (ON DELETE CASCADE).
+    static let deleteRaterReviews = "DELETE FROM reviews WHERE rater_id = ?1"
 
     /// A page of the ranking after a position (see `RankingPageQuery`; parameters 1 to 6 in its order).
     static let selectRankingPage = RankingPageQuery.sql { "?\($0.rawValue)" }

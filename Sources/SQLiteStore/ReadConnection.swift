@@ -9,6 +9,9 @@ final class ReadConnection {
     private let selectStars: SQLiteStatement
     private let selectRaterPage: SQLiteStatement
     private let selectRankingPage: SQLiteStatement
+    private let selectReview: SQLiteStatement
+    private let selectReviewPages: [ReviewSort: SQLiteStatement]
+    private let selectRaterReviewPage: SQLiteStatement
     private let transaction: TransactionStatements
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
@@ -20,6 +23,11 @@ final class ReadConnection {
         selectStars = try connection.prepare(RatingSQL.selectStars)
         selectRaterPage = try connection.prepare(RatingSQL.selectRaterPage)
         selectRankingPage = try connection.prepare(RatingSQL.selectRankingPage)
+        selectReview = try connection.prepare(RatingSQL.selectReview)
+        var pages: [ReviewSort: SQLiteStatement] = [:]
+        for (sort, sql) in RatingSQL.selectReviewPages { pages[sort] = try connection.prepare(sql) }
+        selectReviewPages = pages
+        selectRaterReviewPage = try connection.prepare(RatingSQL.selectRaterReviewPage)
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN")
     }
 
@@ -89,6 +97,40 @@ final class ReadConnection {
                            updatedAtMilliseconds: Int64(selectRating.int(1)))
         })
         return found
+    }
+
+    func review(of item: ItemID, by rater: RaterID) throws(SQLiteError) -> Review? {
+        try selectReview.reviewRow { () throws(SQLiteError) in
+            try selectReview.bind(1, item.rawValue)
+            try selectReview.bind(2, rater.rawValue)
+        }
+    }
+
+    func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?,
+                 limit: Int) throws(SQLiteError) -> ItemReviewPage {
+        // Every sort has its statement, prepared at init from `ReviewSort.allCases`.
+        guard let statement = selectReviewPages[sort] else { return ItemReviewPage(reviews: [], next: nil) }
+        let from = position ?? .start(sort)
+        let reviews = try statement.reviewRows { () throws(SQLiteError) in
+            try statement.bind(1, item.rawValue)
+            try statement.bind(2, Int(from.key))
+            try statement.bind(3, Int(from.createdAtMilliseconds))
+            try statement.bind(4, from.rater.rawValue)
+            try statement.bind(5, filter.starMask)
+            try statement.bind(6, filter.language ?? "")
+            try statement.bind(7, limit + 1)
+        }
+        return ItemReviewPage(cutting: reviews, limit: limit) { ReviewPosition($0, sort) }
+    }
+
+    func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int) throws(SQLiteError) -> RaterReviewPage {
+        let reviews = try selectRaterReviewPage.reviewRows { () throws(SQLiteError) in
+            try selectRaterReviewPage.bind(1, rater.rawValue)
+            try selectRaterReviewPage.bind(2, Int(position?.updatedAtMilliseconds ?? .max))
+            try selectRaterReviewPage.bind(3, position?.item.rawValue ?? "")
+            try selectRaterReviewPage.bind(4, limit + 1)
+        }
+        return RaterReviewPage(cutting: reviews, limit: limit) { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) }
     }
 
     func ping() throws(SQLiteError) {

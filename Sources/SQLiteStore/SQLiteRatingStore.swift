@@ -34,7 +34,7 @@ public struct SQLiteStoreConfiguration: Sendable {
 
 /// The ratings store on one SQLite file: WAL, one group-committing writer, pooled readers,
 /// aggregates kept in the same transaction as each rating.
-public final class SQLiteRatingStore: RatingStore {
+public final class SQLiteRatingStore: ReviewStore {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
     private let checkpointer: Checkpointer
@@ -142,7 +142,7 @@ public final class SQLiteRatingStore: RatingStore {
         readers.read(completion) { [ranking] in try $0.topRanked(after: position, limit: limit, minCount: minCount, ranking: ranking) }
     }
 
-    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
         writer.enqueue(WriteJob(rater, { try $0.erase($1) }, completion: completion))
     }
 
@@ -160,6 +160,34 @@ public final class SQLiteRatingStore: RatingStore {
 
     public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
         writer.enqueue(WriteJob(request, { try $0.configure($1) }, completion: completion))
+    }
+
+    // MARK: Reviews
+
+    public func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>) {
+        readers.read(completion) { try $0.review(of: item, by: rater) }
+    }
+
+    public func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.writeReview($1) }, completion: completion))
+    }
+
+    public func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.removeReview($1) }, completion: completion))
+    }
+
+    public func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?, limit: Int,
+                        defaultScale: Scale, completion: @escaping StoreCompletion<ItemReviewPage>) {
+        readers.read(completion) { try $0.reviews(of: item, sort: sort, filter: filter, after: position, limit: limit) }
+    }
+
+    public func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterReviewPage>) {
+        readers.read(completion) { try $0.reviews(by: rater, after: position, limit: limit) }
+    }
+
+    public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.vote($1) }, completion: completion))
     }
 
     public func checkReady(completion: @escaping StoreCompletion<Void>) {

@@ -97,6 +97,22 @@ final class SQLiteStatement {
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
+    /// The column's text, nil when it is NULL; read by its length, so a stored NUL cannot cut it.
+    func optionalText(_ column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, column) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+
+    /// Binds text or NULL to parameter `index` (1-based).
+    func bind(_ index: Int32, _ value: String?) throws(SQLiteError) {
+        if let value {
+            try bind(index, value)
+        } else {
+            countBind()
+            try check(sqlite3_bind_null(handle, index))
+        }
+    }
+
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: bytes)

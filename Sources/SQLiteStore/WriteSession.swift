@@ -17,6 +17,19 @@ final class WriteSession {
     private let selectRaterRatings: SQLiteStatement
     private let deleteRaterRatings: SQLiteStatement
     private let emptyWALCheckpoint: SQLiteStatement
+    private let selectReview: SQLiteStatement
+    private let upsertReview: SQLiteStatement
+    private let restarReview: SQLiteStatement
+    private let selectReviewStatus: SQLiteStatement
+    private let deleteReview: SQLiteStatement
+    private let selectVote: SQLiteStatement
+    private let upsertVote: SQLiteStatement
+    private let deleteVote: SQLiteStatement
+    private let setHelpful: SQLiteStatement
+    private let selectVoterVotes: SQLiteStatement
+    private let deleteVoterVotes: SQLiteStatement
+    private let selectRaterReviewStatuses: SQLiteStatement
+    private let deleteRaterReviews: SQLiteStatement
     private let ranking: RankingSettings
     /// Rows changed by the transaction under way, for the cache once it commits. Keyed by the
     /// item, whose hash was computed once when the request was read: a key of text would hash it
@@ -36,6 +49,19 @@ final class WriteSession {
         deleteRating = try connection.prepare(RatingSQL.deleteRating)
         applyDelta = try connection.prepare(RatingSQL.applyDelta)
         emptyWALCheckpoint = try connection.prepare(RatingSQL.emptyWAL)
+        selectReview = try connection.prepare(RatingSQL.selectReview)
+        upsertReview = try connection.prepare(RatingSQL.upsertReview)
+        restarReview = try connection.prepare(RatingSQL.restarReview)
+        selectReviewStatus = try connection.prepare(RatingSQL.selectReviewStatus)
+        deleteReview = try connection.prepare(RatingSQL.deleteReview)
+        selectVote = try connection.prepare(RatingSQL.selectVote)
+        upsertVote = try connection.prepare(RatingSQL.upsertVote)
+        deleteVote = try connection.prepare(RatingSQL.deleteVote)
+        setHelpful = try connection.prepare(RatingSQL.setHelpful)
+        selectVoterVotes = try connection.prepare(RatingSQL.selectVoterVotes)
+        deleteVoterVotes = try connection.prepare(RatingSQL.deleteVoterVotes)
+        selectRaterReviewStatuses = try connection.prepare(RatingSQL.selectRaterReviewStatuses)
+        deleteRaterReviews = try connection.prepare(RatingSQL.deleteRaterReviews)
     }
 
     /// Copies every frame of the WAL into the database file and truncates the WAL to nothing;
@@ -56,11 +82,14 @@ final class WriteSession {
         let stars = try Stars(request.stars, on: scale)
         if row == nil { try insert(request.item, scale: scale, explicit: false) }
         let previous = try storedStars(request.item, request.rater)
-        try upsertRating.run { () throws(SQLiteError) in
-            try upsertRating.bind(1, request.item.rawValue)
-            try upsertRating.bind(2, request.rater.rawValue)
-            try upsertRating.bind(3, stars.count)
-            try upsertRating.bind(4, Int(request.nowMilliseconds))
+        try upsert(request.item, request.rater, stars, at: request.nowMilliseconds)
+        if previous != nil, previous != stars.count {
+            try restarReview.run { () throws(SQLiteError) in
+                try restarReview.bind(1, request.item.rawValue)
+                try restarReview.bind(2, request.rater.rawValue)
+                try restarReview.bind(3, stars.count)
+                try restarReview.bind(4, Int(request.nowMilliseconds))
+            }
         }
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous)
         let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: scale,
@@ -73,25 +102,120 @@ final class WriteSession {
         guard let row, let previous = try storedStars(request.item, request.rater) else {
             return ClearOutcome(cleared: false, summary: row?.summary(of: request.item) ?? .empty(request.item, on: request.defaultScale))
         }
+        let removed = try removeReviewRow(request.item, request.rater)
         try deleteRating.run { () throws(SQLiteError) in
             try deleteRating.bind(1, request.item.rawValue)
             try deleteRating.bind(2, request.rater.rawValue)
         }
-        return ClearOutcome(cleared: true, summary: try move(request.item, from: row, into: nil, outOf: previous))
+        let summary = try move(request.item, from: row, into: nil, outOf: previous, reviews: removed == .published ? -1 : 0)
+        return ClearOutcome(cleared: true, removedReview: removed != nil, summary: summary)
     }
 
-    /// Removes every rating of the rater, item by item updating aggregates and scores, all in the
-    /// transaction the writer opened; returns how many were removed.
-    func erase(_ rater: RaterID) throws -> Int {
+    /// Removes every rating and review of the rater and the votes they gave, item by item
+    /// updating aggregates, scores and helpful keys, all in the transaction the writer opened.
+    func erase(_ rater: RaterID) throws -> Erasure {
+        var votes: [(item: ItemID, author: RaterID, helpful: Bool)] = []
+        try selectVoterVotes.run(bind: { () throws(SQLiteError) in try selectVoterVotes.bind(1, rater.rawValue) }, row: {
+            votes.append((ItemID(stored: selectVoterVotes.text(0)), RaterID(stored: selectVoterVotes.text(1)), selectVoterVotes.int(2) != 0))
+        })
+        for vote in votes {
+            guard let review = try review(vote.item, vote.author) else { continue }
+            try storeVotes(review.votes.moving(into: nil, outOf: vote.helpful), of: vote.item, by: vote.author)
+        }
+        try deleteVoterVotes.run { () throws(SQLiteError) in try deleteVoterVotes.bind(1, rater.rawValue) }
+
+        var published: [ItemID: Int] = [:], reviews = 0
+        try selectRaterReviewStatuses.run(bind: { () throws(SQLiteError) in try selectRaterReviewStatuses.bind(1, rater.rawValue) }, row: {
+            reviews += 1
+            if selectRaterReviewStatuses.text(1) == ReviewStatus.published.rawValue {
+                published[ItemID(stored: selectRaterReviewStatuses.text(0)), default: 0] += 1
+            }
+        })
+        try deleteRaterReviews.run { () throws(SQLiteError) in try deleteRaterReviews.bind(1, rater.rawValue) }
+
         var ratings: [(item: ItemID, stars: Int)] = []
         try selectRaterRatings.run(bind: { () throws(SQLiteError) in try selectRaterRatings.bind(1, rater.rawValue) },
                                    row: { ratings.append((ItemID(stored: selectRaterRatings.text(0)), selectRaterRatings.int(1))) })
         for (item, stars) in ratings {
             guard let row = try self.item(item) else { continue }
-            _ = try move(item, from: row, into: nil, outOf: stars)
+            _ = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0))
         }
         try deleteRaterRatings.run { () throws(SQLiteError) in try deleteRaterRatings.bind(1, rater.rawValue) }
-        return ratings.count
+        return Erasure(ratings: ratings.count, reviews: reviews, votes: votes.count)
+    }
+
+    /// Writes the rating and the review; validates before writing anything, like `submit`.
+    func writeReview(_ request: ReviewWriteRequest) throws -> ReviewWriteOutcome {
+        let row = try item(request.item)
+        let scale = row?.scale ?? request.defaultScale
+        let stars = try Stars(request.stars, on: scale)
+        if row == nil { try insert(request.item, scale: scale, explicit: false) }
+        let previous = try storedStars(request.item, request.rater)
+        let existing = previous == nil ? nil : try review(request.item, request.rater)
+        let status = existing?.status ?? .published
+        try upsert(request.item, request.rater, stars, at: request.nowMilliseconds)
+        try upsertReview.run { () throws(SQLiteError) in
+            try upsertReview.bind(1, request.item.rawValue)
+            try upsertReview.bind(2, request.rater.rawValue)
+            try upsertReview.bind(3, stars.count)
+            try upsertReview.bind(4, request.title)
+            try upsertReview.bind(5, request.body)
+            try upsertReview.bind(6, request.language?.description)
+            try upsertReview.bind(7, status.rawValue)
+            try upsertReview.bind(8, Int(request.nowMilliseconds))
+        }
+        let added = existing == nil && status == .published ? 1 : 0
+        let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
+                               reviews: added)
+        let review = Review(item: request.item, rater: request.rater, stars: stars, scale: scale, title: request.title, body: request.body,
+                            language: request.language, status: status,
+                            createdAtMilliseconds: existing?.createdAtMilliseconds ?? request.nowMilliseconds,
+                            updatedAtMilliseconds: request.nowMilliseconds, votes: existing?.votes ?? .none)
+        return ReviewWriteOutcome(review: review, created: existing == nil, summary: summary)
+    }
+
+    /// Removes the review and its votes, keeping the rating.
+    func removeReview(_ request: ClearRequest) throws -> ClearOutcome {
+        let row = try item(request.item)
+        guard let row, let stars = try storedStars(request.item, request.rater) else {
+            return ClearOutcome(cleared: false, summary: row?.summary(of: request.item) ?? .empty(request.item, on: request.defaultScale))
+        }
+        guard let status = try removeReviewRow(request.item, request.rater) else {
+            return ClearOutcome(cleared: false, summary: row.summary(of: request.item))
+        }
+        let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0)
+        return ClearOutcome(cleared: true, removedReview: true, summary: summary)
+    }
+
+    /// Stores, replaces or withdraws a vote on a published review of someone else.
+    func vote(_ request: VoteRequest) throws -> VoteOutcome {
+        guard let review = try review(request.item, request.rater), review.status == .published else {
+            throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+        }
+        guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+        var old: Bool?
+        try selectVote.run(bind: { () throws(SQLiteError) in
+            try selectVote.bind(1, request.item.rawValue)
+            try selectVote.bind(2, request.rater.rawValue)
+            try selectVote.bind(3, request.voter.rawValue)
+        }, row: { old = selectVote.int(0) != 0 })
+        if let helpful = request.helpful {
+            try upsertVote.run { () throws(SQLiteError) in
+                try upsertVote.bind(1, request.item.rawValue)
+                try upsertVote.bind(2, request.rater.rawValue)
+                try upsertVote.bind(3, request.voter.rawValue)
+                try upsertVote.bind(4, helpful ? 1 : 0)
+            }
+        } else if old != nil {
+            try deleteVote.run { () throws(SQLiteError) in
+                try deleteVote.bind(1, request.item.rawValue)
+                try deleteVote.bind(2, request.rater.rawValue)
+                try deleteVote.bind(3, request.voter.rawValue)
+            }
+        }
+        let votes = review.votes.moving(into: request.helpful, outOf: old)
+        if votes != review.votes { try storeVotes(votes, of: request.item, by: request.rater) }
+        return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
     }
 
     /// Checks for a conflict before writing anything, like `submit`.
@@ -135,6 +259,52 @@ final class WriteSession {
         }
     }
 
+    private func upsert(_ item: ItemID, _ rater: RaterID, _ stars: Stars, at milliseconds: Int64) throws(SQLiteError) {
+        try upsertRating.run { () throws(SQLiteError) in
+            try upsertRating.bind(1, item.rawValue)
+            try upsertRating.bind(2, rater.rawValue)
+            try upsertRating.bind(3, stars.count)
+            try upsertRating.bind(4, Int(milliseconds))
+        }
+    }
+
+    private func review(_ item: ItemID, _ rater: RaterID) throws(SQLiteError) -> Review? {
+        try selectReview.reviewRow { () throws(SQLiteError) in
+            try selectReview.bind(1, item.rawValue)
+            try selectReview.bind(2, rater.rawValue)
+        }
+    }
+
+    private func reviewStatus(_ item: ItemID, _ rater: RaterID) throws(SQLiteError) -> ReviewStatus? {
+        var status: ReviewStatus?
+        try selectReviewStatus.run(bind: { () throws(SQLiteError) in
+            try selectReviewStatus.bind(1, item.rawValue)
+            try selectReviewStatus.bind(2, rater.rawValue)
+        }, row: { status = ReviewStatus(rawValue: selectReviewStatus.text(0)) ?? .pending })
+        return status
+    }
+
+    /// Removes the rater's review of the item, if any; returns the status it had.
+    private func removeReviewRow(_ item: ItemID, _ rater: RaterID) throws(SQLiteError) -> ReviewStatus? {
+        guard let status = try reviewStatus(item, rater) else { return nil }
+        try deleteReview.run { () throws(SQLiteError) in
+            try deleteReview.bind(1, item.rawValue)
+            try deleteReview.bind(2, rater.rawValue)
+        }
+        return status
+    }
+
+    /// Stores a review's vote counts with the helpful key computed from them.
+    private func storeVotes(_ votes: HelpfulVotes, of item: ItemID, by rater: RaterID) throws(SQLiteError) {
+        try setHelpful.run { () throws(SQLiteError) in
+            try setHelpful.bind(1, item.rawValue)
+            try setHelpful.bind(2, rater.rawValue)
+            try setHelpful.bind(3, votes.up)
+            try setHelpful.bind(4, votes.down)
+            try setHelpful.bind(5, Int(votes.score.key))
+        }
+    }
+
     private func storedStars(_ item: ItemID, _ rater: RaterID) throws(SQLiteError) -> Int? {
         var stars: Int?
         try selectRating.run(bind: { () throws(SQLiteError) in
@@ -149,8 +319,8 @@ final class WriteSession {
     /// new row is computed here rather than returned by the UPDATE: this writer is the file's
     /// only one and holds its lock, so the row it read is the row the UPDATE changes, and SQLite
     /// builds a temporary table for every RETURNING (a third of the C reference's user time per rating).
-    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?) throws(SQLiteError) -> ItemSummary {
-        let updated = row.moving(into: new, outOf: old)
+    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0) throws(SQLiteError) -> ItemSummary {
+        let updated = row.moving(into: new, outOf: old).movingReviews(by: reviews)
         let key = ranking.key(count: updated.count, sum: updated.sum, scale: updated.scale)
         try applyDelta.run { () throws(SQLiteError) in
             try applyDelta.bind(1, item.rawValue)
@@ -158,6 +328,7 @@ final class WriteSession {
             try applyDelta.bind(3, old)
             try applyDelta.bind(4, key.high)
             try applyDelta.bind(5, key.low)
+            try applyDelta.bind(6, reviews)
         }
         guard applyDelta.changes == 1 else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")

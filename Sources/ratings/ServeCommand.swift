@@ -81,7 +81,7 @@ enum ServeCommand {
 
     /// Serves until stopped; every line for standard error goes through `errors`.
     private static func serve(_ settings: ServeSettings, errors: ErrorOutput) -> Int32 {
-        let store: any RatingStore, closeStore: () -> Void
+        let store: any ReviewStore, closeStore: () -> Void
         do {
             (store, closeStore) = try settings.database.openForServing(log: { errors.write($0) })
         } catch {

@@ -40,7 +40,7 @@ enum DatabaseChoice {
     /// Opens the store for `serve` (migrating first), and what to call once serving has stopped:
     /// the SQLite writer finishes its queue and empties the WAL into the file, the PostgreSQL
     /// pool finishes its requests. A failure to stop cleanly goes to `log`.
-    func openForServing(log: @escaping (String) -> Void) throws -> (store: any RatingStore, close: () -> Void) {
+    func openForServing(log: @escaping (String) -> Void) throws -> (store: any ReviewStore, close: () -> Void) {
         switch self {
         case .sqlite(var configuration):
             configuration.claimsFile = true

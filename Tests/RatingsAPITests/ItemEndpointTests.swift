@@ -9,7 +9,7 @@ struct ItemEndpointTests {
         try await withAPI(engine, defaultMaxRating: 7) { service in
             let response = service.request("GET", "/v1/items/nobody-rated-this")
             #expect(response.status == 200)
-            #expect(response.text == #"{"itemId":"nobody-rated-this","maxRating":7,"count":0,"average":null,"distribution":[0,0,0,0,0,0,0],"display":{"value":0,"symbols":["star","star","star","star","star","star","star"],"fill":[0,0,0,0,0,0,0],"accessibilityLabel":"Rating","accessibilityValue":"Not rated","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
+            #expect(response.text == #"{"itemId":"nobody-rated-this","maxRating":7,"count":0,"average":null,"distribution":[0,0,0,0,0,0,0],"reviewCount":0,"display":{"value":0,"symbols":["star","star","star","star","star","star","star"],"fill":[0,0,0,0,0,0,0],"accessibilityLabel":"Rating","accessibilityValue":"Not rated","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
         }
     }
 

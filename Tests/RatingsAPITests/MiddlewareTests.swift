@@ -93,7 +93,7 @@ struct MiddlewareTests {
         let loop = QueueLoop()
         var configuration = APIConfiguration(languages: try LanguageCatalog.bundled())
         configuration.errorLog = { _ in }
-        let api = RatingsAPI(store: OffThreadStore(), configuration: configuration)
+        let api = RatingsAPI(store: InMemoryRatingStore(deliveringOn: DispatchQueue(label: "test.store")), configuration: configuration)
         let answered = DispatchSemaphore(value: 0)
         let onLoop = Locked<Bool?>(nil)
         let request = HTTPRequest(head: HTTPRequestHead(method: "PUT", target: "/v1/items/i/ratings/r",
@@ -126,35 +126,4 @@ private final class QueueLoop: RequestLoop {
     }
 }
 
-/// An in-memory store that delivers every result on a queue of its own, as a real engine does.
-private final class OffThreadStore: RatingStore {
-    private let inner = InMemoryRatingStore()
-    private let queue = DispatchQueue(label: "test.store")
-    private func later<T: Sendable>(_ completion: @escaping StoreCompletion<T>) -> StoreCompletion<T> {
-        { [queue] result in queue.async { completion(result) } }
-    }
-    func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
-        inner.summary(of: item, defaultScale: defaultScale, completion: later(completion))
-    }
-    func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
-        inner.summaries(of: items, rater: rater, defaultScale: defaultScale, completion: later(completion))
-    }
-    func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
-                 completion: @escaping StoreCompletion<RaterPage>) {
-        inner.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: later(completion))
-    }
-    func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) { inner.erase(rater, completion: later(completion)) }
-    func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
-        inner.topRanked(after: position, limit: limit, minCount: minCount, completion: later(completion))
-    }
-    var cursorSecret: [UInt8] { inner.cursorSecret }
-    func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
-        inner.rating(of: item, by: rater, defaultScale: defaultScale, completion: later(completion))
-    }
-    func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) { inner.submit(request, completion: later(completion)) }
-    func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) { inner.clear(request, completion: later(completion)) }
-    func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
-        inner.configure(request, completion: later(completion))
-    }
-    func checkReady(completion: @escaping StoreCompletion<Void>) { inner.checkReady(completion: later(completion)) }
-}
+

@@ -32,7 +32,7 @@ struct RatingEndpointTests {
                 _ = service.request("PUT", "/v1/items/dinner-42/ratings/\(rater)", json: "{\"stars\":\(stars)}")
             }
             let response = service.request("GET", "/v1/items/dinner-42")
-            #expect(response.text == #"{"itemId":"dinner-42","maxRating":5,"count":3,"average":3.67,"distribution":[0,0,1,2,0],"display":{"value":3.5,"symbols":["star.fill","star.fill","star.fill","star.leadinghalf.filled","star"],"fill":[1,1,1,0.67,0],"accessibilityLabel":"Rating","accessibilityValue":"3.5 out of 5 stars","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
+            #expect(response.text == #"{"itemId":"dinner-42","maxRating":5,"count":3,"average":3.67,"distribution":[0,0,1,2,0],"reviewCount":0,"display":{"value":3.5,"symbols":["star.fill","star.fill","star.fill","star.leadinghalf.filled","star"],"fill":[1,1,1,0.67,0],"accessibilityLabel":"Rating","accessibilityValue":"3.5 out of 5 stars","caption":"","layoutDirection":"leftToRight","halfStarFillsFrom":"left"}}"#)
         }
     }
 

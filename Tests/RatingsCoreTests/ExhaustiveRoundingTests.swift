@@ -24,7 +24,7 @@ struct ExhaustiveRoundingTests {
         let scale = try Scale(maxRating: max)
         for count in 1...200 {
             for sum in count...(count * max) {
-                let display = ItemSummary(item: ItemID(stored: "i"), scale: scale, count: count, sum: sum, distribution: []).display
+                let display = ItemSummary(item: ItemID(stored: "i"), scale: scale, count: count, sum: sum, distribution: [], reviewCount: 0).display
                 let expectedHalves = referenceHalfSteps(sum: sum, count: count)
                 guard display.halfSteps == expectedHalves else {
                     Issue.record("sum \(sum) count \(count) max \(max): \(display.halfSteps) != \(expectedHalves)")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("An item's row moves with each rating as the stores' UPDATE moves it")
 struct SummaryRowTests {
-    let row = SummaryRow(maxRating: 5, isScaleExplicit: true, count: 3, sum: 11, distribution: [0, 0, 1, 1, 1, 0, 0, 0, 0, 0])
+    let row = SummaryRow(maxRating: 5, isScaleExplicit: true, count: 3, sum: 11, distribution: [0, 0, 1, 1, 1, 0, 0, 0, 0, 0], reviewCount: 0)
 
     @Test("a new rating adds to the count, the sum and its bucket")
     func into() {

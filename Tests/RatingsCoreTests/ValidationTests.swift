@@ -79,7 +79,7 @@ struct ValidationTests {
     @Test("summaries size the distribution to the scale")
     func distributionFollowsScale() throws {
         let summary = ItemSummary(item: ItemID(stored: "x"), scale: try Scale(maxRating: 3), count: 3, sum: 6,
-                                  distribution: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
+                                  distribution: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], reviewCount: 0)
         #expect(summary.distribution == [1, 1, 1])
         #expect(summary.averageHundredths == 200)
         #expect(ItemSummary.empty(ItemID(stored: "y"), on: .standard).averageHundredths == nil)

@@ -4,7 +4,7 @@ import Testing
 
 private let five = Scale.standard
 
-private func submit(_ store: any RatingStore, _ item: String, _ rater: String, _ stars: Int, at time: Int64 = 1,
+private func submit(_ store: any ReviewStore, _ item: String, _ rater: String, _ stars: Int, at time: Int64 = 1,
                     scale: Scale = five) async throws {
     _ = try await store.submit(SubmitRequest(item: ItemID(stored: item), rater: RaterID(stored: rater), stars: stars,
                                              defaultScale: scale, nowMilliseconds: time))
@@ -64,8 +64,8 @@ struct RaterAndRankingContractTests {
         try await withStore(engine) { store in
             for item in 0..<40 { try await submit(store, "item-\(item)", "leaving", item % 5 + 1) }
             for item in 0..<40 where item % 2 == 0 { try await submit(store, "item-\(item)", "staying", 3) }
-            #expect(try await store.erase(RaterID(stored: "leaving")) == 40)
-            #expect(try await store.erase(RaterID(stored: "leaving")) == 0)
+            #expect(try await store.erase(RaterID(stored: "leaving")).ratings == 40)
+            #expect(try await store.erase(RaterID(stored: "leaving")).ratings == 0)
             let summaries = try await store.summaries(of: (0..<40).map { ItemID(stored: "item-\($0)") }, defaultScale: five)
             for (index, summary) in summaries.enumerated() {
                 let staying = index % 2 == 0
@@ -111,7 +111,7 @@ struct RaterAndRankingContractTests {
             #expect(try await store.topRanked(after: nil, limit: 2).items.map(\.item.rawValue) == ["many-fours", "three-scale"])
             _ = try await store.clear(ClearRequest(item: ItemID(stored: "three-scale"), rater: RaterID(stored: "b"), defaultScale: five))
             #expect(try await store.topRanked(after: nil, limit: 3).items.map(\.item.rawValue) == ["many-fours", "twelve", "b-tie"])
-            #expect(try await store.erase(RaterID(stored: "a")) == 5)
+            #expect(try await store.erase(RaterID(stored: "a")).ratings == 5)
             #expect(try await store.topRanked(after: nil, limit: 10).items.map(\.item.rawValue) == ["many-fours", "twelve"])
             #expect(try await store.topRanked(after: nil, limit: 10, minCount: 21).items.isEmpty)
             #expect(try await store.topRanked(after: nil, limit: 10, minCount: 20).items.count == 1)

@@ -9,7 +9,7 @@ private func settings(_ prior: String, _ weight: Int) throws -> RankingSettings 
 }
 
 /// Two items whose order flips with the weight: one rating of 5 stars against ten of 4 stars.
-private func seed(_ store: any RatingStore) async throws {
+private func seed(_ store: any ReviewStore) async throws {
     _ = try await store.submit(SubmitRequest(item: ItemID(stored: "one-five"), rater: RaterID(stored: "a"), stars: 5,
                                              defaultScale: .standard, nowMilliseconds: 1))
     for rater in 0..<10 {

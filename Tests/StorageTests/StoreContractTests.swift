@@ -103,7 +103,7 @@ struct StoreContractTests {
                     let item = Int.random(in: 0..<300, using: &random), rater = Int.random(in: 0..<200, using: &random)
                     wave["\(item)/\(rater)"] = (item, rater, Int.random(in: 0...10, using: &random))
                 }
-                for target in [store, model as any RatingStore] {
+                for target in [store, model as any ReviewStore] {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for (item, rater, stars) in wave.values {
                             group.addTask {

@@ -24,7 +24,7 @@ public final class APIHarness: Sendable {
     }
 
     public let api: RatingsAPI
-    public let store: any RatingStore
+    public let store: any ReviewStore
     public let clock: ManualClock
     /// The server's port when requests go over a socket.
     public let port: Int?
@@ -34,7 +34,7 @@ public final class APIHarness: Sendable {
     private let loop = TestLoop()
     private let errors = Locked<[String]>([])
 
-    public init(store: any RatingStore = InMemoryRatingStore(), defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
+    public init(store: any ReviewStore = InMemoryRatingStore(), defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
                 writeLimiter: WriteRateLimiter? = nil, logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
                 transport: Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.store = store
@@ -124,7 +124,7 @@ public final class APIHarness: Sendable {
 
 /// Runs `body` with a fresh harness over a fresh store of `engine` (see `APIHarness.init` for the
 /// settings), then stops its server and removes the store.
-public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any RatingStore)? = nil, storeOptions: TestEngine.Options = .init(),
+public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any ReviewStore)? = nil, storeOptions: TestEngine.Options = .init(),
                        defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil, writeLimiter: WriteRateLimiter? = nil,
                        logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
                        over transport: APIHarness.Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in },

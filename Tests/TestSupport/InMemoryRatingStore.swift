@@ -1,15 +1,31 @@
+public import Dispatch
 import Locking
 public import RatingsCore
 
 /// The rating rules kept in plain memory: a second, independent model of the store. The API's
 /// own tests run over it (no file, no socket), and the store suites hold every engine to the
 /// same answers. Aggregates are recomputed from the ratings on every read, so they check, rather
-/// than copy, the engines' incremental bookkeeping. Completions run before the call returns.
-public final class InMemoryRatingStore: RatingStore {
+/// than copy, the engines' incremental bookkeeping (review counts and helpful votes likewise).
+/// Completions run before the call returns, or on a queue of the test's when it gives one (as a
+/// real engine delivers them).
+public final class InMemoryRatingStore: ReviewStore {
     private struct Item {
         var scale: Scale
         var isScaleExplicit: Bool
         var ratings: [String: (stars: Int, updatedAt: Int64)] = [:]
+        var reviews: [String: StoredReview] = [:]
+    }
+
+    /// A review's text and votes; its stars are the rating's.
+    private struct StoredReview {
+        var title: String?
+        var body: String
+        var language: LanguageTag?
+        var status: ReviewStatus
+        var createdAt: Int64
+        var updatedAt: Int64
+        /// Each voter's vote, true for helpful.
+        var votes: [String: Bool] = [:]
     }
 
     private struct StorageDown: StorageFailure {
@@ -21,8 +37,11 @@ public final class InMemoryRatingStore: RatingStore {
     private let ranking: RankingSettings
     public let cursorSecret: [UInt8]
 
-    public init(ranking: RankingSettings = .standard) {
+    private let deliveryQueue: DispatchQueue?
+
+    public init(ranking: RankingSettings = .standard, deliveringOn deliveryQueue: DispatchQueue? = nil) {
         self.ranking = ranking
+        self.deliveryQueue = deliveryQueue
         var generator = SystemRandomNumberGenerator()
         cursorSecret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
@@ -35,11 +54,11 @@ public final class InMemoryRatingStore: RatingStore {
     public func setFailing(_ fails: Bool) { failing.withLock { $0 = fails } }
 
     public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
-        completion(run { items in Self.summary(item, items[item.rawValue], defaultScale) })
+        deliver(completion, run { items in Self.summary(item, items[item.rawValue], defaultScale) })
     }
 
     public func summaries(of list: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {
-        completion(run { items in
+        deliver(completion, run { items in
             list.map { id in
                 let stars = rater.flatMap { items[id.rawValue]?.ratings[$0.rawValue]?.stars }
                 return ItemListing(summary: Self.summary(id, items[id.rawValue], defaultScale), myStars: stars.map(Stars.init(stored:)))
@@ -49,7 +68,7 @@ public final class InMemoryRatingStore: RatingStore {
 
     public func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
                         completion: @escaping StoreCompletion<RaterPage>) {
-        completion(run { items in
+        deliver(completion, run { items in
             let all = items.compactMap { id, item -> Rating? in
                 guard let rating = item.ratings[rater.rawValue] else { return nil }
                 return Rating(item: ItemID(stored: id), rater: rater, stars: Stars(stored: rating.stars), scale: item.scale,
@@ -63,16 +82,22 @@ public final class InMemoryRatingStore: RatingStore {
         })
     }
 
-    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>) {
-        completion(run { items in
-            var removed = 0
-            for id in items.keys where items[id]?.ratings.removeValue(forKey: rater.rawValue) != nil { removed += 1 }
-            return removed
+    public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
+        deliver(completion, run { items in
+            var removed = 0, reviews = 0, votes = 0
+            for id in items.keys {
+                if items[id]?.ratings.removeValue(forKey: rater.rawValue) != nil { removed += 1 }
+                if items[id]?.reviews.removeValue(forKey: rater.rawValue) != nil { reviews += 1 }
+                for author in items[id]?.reviews.keys.map({ $0 }) ?? [] where items[id]?.reviews[author]?.votes.removeValue(forKey: rater.rawValue) != nil {
+                    votes += 1
+                }
+            }
+            return Erasure(ratings: removed, reviews: reviews, votes: votes)
         })
     }
 
     public func topRanked(after position: RankingPosition?, limit: Int, minCount: Int, completion: @escaping StoreCompletion<RankingPage>) {
-        completion(run { [ranking] items in
+        deliver(completion, run { [ranking] items in
             let ranked = items.compactMap { id, item -> (RankingPosition, ItemSummary)? in
                 let summary = Self.summary(ItemID(stored: id), item, item.scale)
                 guard summary.count >= max(1, minCount), let place = RankingPosition(summary, ranking) else { return nil }
@@ -84,18 +109,20 @@ public final class InMemoryRatingStore: RatingStore {
     }
 
     public func rating(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Rating?>) {
-        completion(run { items in
+        deliver(completion, run { items in
             guard let stored = items[item.rawValue], let rating = stored.ratings[rater.rawValue] else { return nil }
             return Rating(item: item, rater: rater, stars: Stars(stored: rating.stars), scale: stored.scale, updatedAtMilliseconds: rating.updatedAt)
         })
     }
 
     public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
-        completion(run { items in
+        deliver(completion, run { items in
             var item = items[request.item.rawValue] ?? Item(scale: request.defaultScale, isScaleExplicit: false)
             let stars = try Stars(request.stars, on: item.scale)
-            let created = item.ratings[request.rater.rawValue] == nil
+            let previous = item.ratings[request.rater.rawValue]
             item.ratings[request.rater.rawValue] = (stars.count, request.nowMilliseconds)
+            if let previous, previous.stars != stars.count { item.reviews[request.rater.rawValue]?.updatedAt = request.nowMilliseconds }
+            let created = previous == nil
             items[request.item.rawValue] = item
             let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
                                 updatedAtMilliseconds: request.nowMilliseconds)
@@ -104,14 +131,15 @@ public final class InMemoryRatingStore: RatingStore {
     }
 
     public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        completion(run { items in
+        deliver(completion, run { items in
             let cleared = items[request.item.rawValue]?.ratings.removeValue(forKey: request.rater.rawValue) != nil
-            return ClearOutcome(cleared: cleared, summary: Self.summary(request.item, items[request.item.rawValue], request.defaultScale))
+            let removedReview = items[request.item.rawValue]?.reviews.removeValue(forKey: request.rater.rawValue) != nil
+            return ClearOutcome(cleared: cleared, removedReview: removedReview, summary: Self.summary(request.item, items[request.item.rawValue], request.defaultScale))
         })
     }
 
     public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
-        completion(run { items in
+        deliver(completion, run { items in
             var item = items[request.item.rawValue] ?? Item(scale: request.scale, isScaleExplicit: false)
             if !item.ratings.isEmpty && item.scale != request.scale {
                 throw RatingError.scaleConflict(current: item.scale, requested: request.scale, ratingCount: item.ratings.count)
@@ -125,7 +153,14 @@ public final class InMemoryRatingStore: RatingStore {
     }
 
     public func checkReady(completion: @escaping StoreCompletion<Void>) {
-        completion(run { _ in () })
+        deliver(completion, run { _ in () })
+    }
+
+    private func deliver<T>(_ completion: @escaping StoreCompletion<T>, _ result: Result<T, any Error>) {
+        guard let deliveryQueue else { return completion(result) }
+        // Safe: the result is a value made for this completion alone and not touched again here.
+        nonisolated(unsafe) let result = result
+        deliveryQueue.async { completion(result) }
     }
 
     /// Runs `body` under the lock, or fails like a storage outage.
@@ -139,6 +174,85 @@ public final class InMemoryRatingStore: RatingStore {
         var distribution = [Int](repeating: 0, count: item.scale.maxRating)
         for rating in item.ratings.values { distribution[rating.stars - 1] += 1 }
         return ItemSummary(item: id, scale: item.scale, count: item.ratings.count,
-                           sum: item.ratings.values.reduce(0) { $0 + $1.stars }, distribution: PerStar(distribution))
+                           sum: item.ratings.values.reduce(0) { $0 + $1.stars }, distribution: PerStar(distribution),
+                           reviewCount: item.reviews.values.filter { $0.status == .published }.count)
+    }
+
+    // MARK: Reviews
+
+    private static func review(_ item: ItemID, _ rater: RaterID, in items: [String: Item]) -> Review? {
+        guard let stored = items[item.rawValue], let review = stored.reviews[rater.rawValue],
+              let rating = stored.ratings[rater.rawValue] else { return nil }
+        let up = review.votes.values.filter { $0 }.count
+        return Review(item: item, rater: rater, stars: Stars(stored: rating.stars), scale: stored.scale, title: review.title,
+                      body: review.body, language: review.language, status: review.status, createdAtMilliseconds: review.createdAt,
+                      updatedAtMilliseconds: review.updatedAt, votes: HelpfulVotes(up: up, down: review.votes.count - up))
+    }
+
+    public func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>) {
+        deliver(completion, run { items in Self.review(item, rater, in: items) })
+    }
+
+    public func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>) {
+        deliver(completion, run { items in
+            var item = items[request.item.rawValue] ?? Item(scale: request.defaultScale, isScaleExplicit: false)
+            let stars = try Stars(request.stars, on: item.scale)
+            item.ratings[request.rater.rawValue] = (stars.count, request.nowMilliseconds)
+            let old = item.reviews[request.rater.rawValue]
+            item.reviews[request.rater.rawValue] = StoredReview(
+                title: request.title, body: request.body, language: request.language, status: old?.status ?? .published,
+                createdAt: old?.createdAt ?? request.nowMilliseconds, updatedAt: request.nowMilliseconds, votes: old?.votes ?? [:])
+            items[request.item.rawValue] = item
+            guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
+            return ReviewWriteOutcome(review: review, created: old == nil, summary: Self.summary(request.item, item, request.defaultScale))
+        })
+    }
+
+    public func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
+        deliver(completion, run { items in
+            let cleared = items[request.item.rawValue]?.reviews.removeValue(forKey: request.rater.rawValue) != nil
+            return ClearOutcome(cleared: cleared, removedReview: cleared, summary: Self.summary(request.item, items[request.item.rawValue], request.defaultScale))
+        })
+    }
+
+    public func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?, limit: Int,
+                        defaultScale: Scale, completion: @escaping StoreCompletion<ItemReviewPage>) {
+        deliver(completion, run { items in
+            let all = (items[item.rawValue]?.reviews.keys.compactMap { Self.review(item, RaterID(stored: $0), in: items) }) ?? []
+            let start = position ?? .start(sort)
+            let ordered = all.filter { $0.status == .published && filter.keeps($0) && start.isFollowed(by: $0, in: sort) }
+                .sorted { ReviewPosition($0, sort).isFollowed(by: $1, in: sort) }
+            return ItemReviewPage(cutting: ordered, limit: limit) { ReviewPosition($0, sort) }
+        })
+    }
+
+    public func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterReviewPage>) {
+        deliver(completion, run { items in
+            let all = items.keys.compactMap { Self.review(ItemID(stored: $0), rater, in: items) }
+            let ordered = all.sorted { a, b in
+                a.updatedAtMilliseconds != b.updatedAtMilliseconds ? a.updatedAtMilliseconds > b.updatedAtMilliseconds
+                    : a.item.rawValue.utf8.lexicographicallyPrecedes(b.item.rawValue.utf8)
+            }.filter { review in
+                guard let position else { return true }
+                return review.updatedAtMilliseconds < position.updatedAtMilliseconds
+                    || (review.updatedAtMilliseconds == position.updatedAtMilliseconds
+                        && position.item.rawValue.utf8.lexicographicallyPrecedes(review.item.rawValue.utf8))
+            }
+            return RaterReviewPage(cutting: ordered, limit: limit) { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) }
+        })
+    }
+
+    public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
+        deliver(completion, run { items in
+            guard Self.review(request.item, request.rater, in: items)?.status == .published else {
+                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+            }
+            guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+            let old = items[request.item.rawValue]?.reviews[request.rater.rawValue]?.votes.updateValue(request.helpful ?? false, forKey: request.voter.rawValue)
+            if request.helpful == nil { items[request.item.rawValue]?.reviews[request.rater.rawValue]?.votes.removeValue(forKey: request.voter.rawValue) }
+            guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
+            return VoteOutcome(created: old == nil && request.helpful != nil, review: review)
+        })
     }
 }

@@ -22,7 +22,7 @@ extension RatingStore {
         }
     }
 
-    public func erase(_ rater: RaterID) async throws -> Int {
+    public func erase(_ rater: RaterID) async throws -> Erasure {
         try await withCheckedThrowingContinuation { continuation in erase(rater) { continuation.resume(with: $0) } }
     }
 
@@ -54,5 +54,39 @@ extension RatingStore {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             checkReady { continuation.resume(with: $0) }
         }
+    }
+}
+
+/// Awaitable forms of the review store's callbacks, for tests.
+extension ReviewStore {
+    public func review(of item: ItemID, by rater: RaterID) async throws -> Review? {
+        try await withCheckedThrowingContinuation { continuation in
+            review(of: item, by: rater, defaultScale: .standard) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func writeReview(_ request: ReviewWriteRequest) async throws -> ReviewWriteOutcome {
+        try await withCheckedThrowingContinuation { continuation in writeReview(request) { continuation.resume(with: $0) } }
+    }
+
+    public func removeReview(_ request: ClearRequest) async throws -> ClearOutcome {
+        try await withCheckedThrowingContinuation { continuation in removeReview(request) { continuation.resume(with: $0) } }
+    }
+
+    public func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter = .none, after position: ReviewPosition? = nil,
+                        limit: Int) async throws -> ItemReviewPage {
+        try await withCheckedThrowingContinuation { continuation in
+            reviews(of: item, sort: sort, filter: filter, after: position, limit: limit, defaultScale: .standard) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int) async throws -> RaterReviewPage {
+        try await withCheckedThrowingContinuation { continuation in
+            reviews(by: rater, after: position, limit: limit, defaultScale: .standard) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func vote(_ request: VoteRequest) async throws -> VoteOutcome {
+        try await withCheckedThrowingContinuation { continuation in vote(request) { continuation.resume(with: $0) } }
     }
 }

@@ -34,7 +34,7 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 
     /// A fresh, empty store, and what removes it.
-    public func makeStore(_ options: Options = Options()) throws -> (store: any RatingStore, remove: @Sendable () -> Void) {
+    public func makeStore(_ options: Options = Options()) throws -> (store: any ReviewStore, remove: @Sendable () -> Void) {
         switch self {
         case .memory:
             return (InMemoryRatingStore(), {})
@@ -59,7 +59,7 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
 }
 
 /// Runs `body` with a fresh store of `engine`, removed afterwards.
-public func withStore<T>(_ engine: TestEngine, _ body: (any RatingStore) async throws -> T) async throws -> T {
+public func withStore<T>(_ engine: TestEngine, _ body: (any ReviewStore) async throws -> T) async throws -> T {
     let (store, remove) = try engine.makeStore()
     defer { remove() }
     return try await body(store)

@@ -20,13 +20,32 @@ extension RatingsAPI {
         }
     }
 
-    /// `DELETE /v1/raters/{raterId}`: every rating of the rater removed, each item's aggregates
-    /// with it, in one transaction.
+    /// `GET /v1/raters/{raterId}/reviews`: the rater's reviews in every status, newest change
+    /// first, ties by item id, cursor pages.
+    func listRaterReviews(_ context: RequestContext) throws -> Reply {
+        let rater = try services.access.account(context.parameter(.raterId), caller: context.identity())
+        let language = try context.language()
+        let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
+        let position = try cursor(context, .raterReviews, boundTo: rater.rawValue).map { bytes in
+            guard let position = CursorBytes.raterPosition(bytes) else { throw Self.badCursor }
+            return position
+        }
+        let seal = CursorSeal(secret: store.cursorSecret)
+        let defaultScale = configuration.defaultScale
+        return context.store({ [store] in store.reviews(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in
+            let next = page.next.map { seal.seal(.raterReviews, boundTo: rater.rawValue, position: CursorBytes.raterPosition($0)) }
+            return Responses.representation(in: language) { $0.reviewPage(page.reviews, nextCursor: next, into: &$1) }
+        }
+    }
+
+    /// `DELETE /v1/raters/{raterId}`: every rating and review of the rater and every vote they
+    /// gave removed, each item's aggregates and each review's counts with them, in one transaction.
     func eraseRater(_ context: RequestContext) throws -> Reply {
         let rater = try limited(services.access.account(context.parameter(.raterId), caller: context.identity()))
-        return context.store({ [store] in store.erase(rater, completion: $0) }) { [metrics] cleared in
-            metrics.ratingsCleared(cleared)
-            return Responses.json(200) { WireFormat.erased(rater, cleared: cleared, into: &$0) }
+        return context.store({ [store] in store.erase(rater, completion: $0) }) { [metrics] erasure in
+            metrics.ratingsCleared(erasure.ratings)
+            metrics.reviewsRemoved(erasure.reviews)
+            return Responses.json(200) { WireFormat.erased(rater, erasure, into: &$0) }
         }
     }
 }

@@ -44,6 +44,7 @@ extension RatingsAPI {
         let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
         return context.store({ [store] in store.clear(request, completion: $0) }) { [metrics] outcome in
             if outcome.cleared { metrics.ratingsCleared() }
+            if outcome.removedReview { metrics.reviewsRemoved() }
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }
         }
     }

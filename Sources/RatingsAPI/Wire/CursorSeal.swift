@@ -11,6 +11,8 @@ struct CursorSeal: Sendable {
     enum Kind: UInt8 {
         case raterRatings = 1
         case ranking = 2
+        case raterReviews = 3
+        case itemReviews = 4
     }
 
     private static let tagLength = 16
@@ -54,6 +56,16 @@ enum CursorBytes {
     static func raterPosition(_ bytes: [UInt8]) -> RaterPagePosition? {
         guard bytes.count > 8, let item = String(validating: bytes[8...], as: UTF8.self) else { return nil }
         return RaterPagePosition(updatedAtMilliseconds: Int64(readInteger(bytes[..<8])), item: ItemID(stored: item))
+    }
+
+    static func reviewPosition(_ position: ReviewPosition) -> [UInt8] {
+        integer(Int(position.key)) + integer(Int(position.createdAtMilliseconds)) + Array(position.rater.rawValue.utf8)
+    }
+
+    static func reviewPosition(_ bytes: [UInt8]) -> ReviewPosition? {
+        guard bytes.count > 16, let rater = String(validating: bytes[16...], as: UTF8.self) else { return nil }
+        return ReviewPosition(key: Int64(readInteger(bytes[0..<8])), createdAtMilliseconds: Int64(readInteger(bytes[8..<16])),
+                              rater: RaterID(stored: rater))
     }
 
     static func rankingPosition(_ position: RankingPosition) -> [UInt8] {

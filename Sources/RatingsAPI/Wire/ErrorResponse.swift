@@ -9,6 +9,7 @@ enum ErrorResponse {
     static func make(_ error: any Error, log: (String) -> Void) -> HTTPResponse {
         switch error {
         case let error as RatingError: return problem(for: error).response
+        case let error as ReviewError: return problem(for: error).response
         case let error as APIError: return response(for: error)
         case let error as any StorageFailure:
             log("storage failure: \(error)")
@@ -67,6 +68,35 @@ enum ErrorResponse {
             return ProblemDetails(status: 400, type: type("invalid-query"),
                                   detail: "value must be a number written as in JSON, such as 3, 3.25, -1 or 1e3; got \(JSONText.quoted(given)).")
         }
+    }
+
+    private static func problem(for error: ReviewError) -> ProblemDetails {
+        switch error {
+        case let .controlCharacter(field, position, scalar):
+            return ProblemDetails(status: 422, type: type("control-character"),
+                                  detail: "\(field) holds the control character \(unicodeName(scalar)) at position \(position) (counting Unicode scalar values from 1); remove it. Tab and line breaks are allowed.")
+        case let .textTooLong(field, limit, found):
+            return ProblemDetails(status: 422, type: type("text-too-long"),
+                                  detail: "\(field) holds \(found) characters (Unicode scalar values, after normalization and trimming); the limit is \(limit). Shorten it.")
+        case let .textRequired(field):
+            return ProblemDetails(status: 422, type: type("text-required"),
+                                  detail: "\(field) is required: give it as a JSON string that holds more than white space.")
+        case let .invalidLanguageTag(given, problem):
+            return ProblemDetails(status: 422, type: type("invalid-language-tag"),
+                                  detail: "language \(quoted(given)) is not a BCP 47 tag: \(problem). Write it like en, pt-BR or zh-Hant-TW, or leave it out.")
+        case let .reviewNotFound(item, rater):
+            return ProblemDetails(status: 404, type: type("review-not-found"),
+                                  detail: "Rater \(rater.rawValue) has no published review of item \(item.rawValue).")
+        case let .ownReview(rater):
+            return ProblemDetails(status: 403, type: type("own-review"),
+                                  detail: "Rater \(rater.rawValue) wrote this review; a rater cannot vote on their own review.")
+        }
+    }
+
+    /// `U+0007` for a scalar value.
+    private static func unicodeName(_ scalar: UInt32) -> String {
+        let hex = String(scalar, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     private static func response(for error: APIError) -> HTTPResponse {

@@ -46,6 +46,28 @@ enum RequestBody {
         return .integer(integer)
     }
 
+    /// The string member `name` of an object body; nil when it is absent or null. 422 when the
+    /// body is not an object (`shape` shows what it should look like) or the member is not a string.
+    static func stringMember(_ name: String, of body: JSONValue, shape: String) throws(APIError) -> String? {
+        guard case .object = body else { throw .bodyNotAnObject("The body must be a JSON object like \(shape); got \(body.kindDescription).") }
+        switch body[name] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw .invalidMember("\(name) must be a JSON string (or null where it is optional); got \(other.kindDescription).")
+        }
+    }
+
+    /// The boolean member `name` of an object body; 422 when the body is not an object or the
+    /// member is missing or not `true` or `false`.
+    static func booleanMember(_ name: String, of body: JSONValue, shape: String) throws(APIError) -> Bool {
+        guard case .object = body else { throw .bodyNotAnObject("The body must be a JSON object like \(shape); got \(body.kindDescription).") }
+        switch body[name] {
+        case .bool(let value)?: return value
+        case nil: throw .invalidMember("The body has no \"\(name)\" member; give \(name) as true or false.")
+        case let other?: throw .invalidMember("\(name) must be true or false; got \(other.kindDescription).")
+        }
+    }
+
     /// The error for a member that is not an integer: `range` says what it must be ("an
     /// integer from 1 to 5 (this item's maxRating)"); `outOfRange` makes the error of a number
     /// outside it.

@@ -83,6 +83,7 @@ struct WireFormat {
         json.key("distribution"); json.beginArray()
         for count in summary.distribution { json.integer(count) }
         json.endArray()
+        json.key("reviewCount"); json.integer(summary.reviewCount)
         json.key("display"); display(summary.display, into: &json)
         extra(&json)
         json.endObject()
@@ -148,10 +149,55 @@ struct WireFormat {
     }
 
     /// What an erasure removed (no display, so no language).
-    static func erased(_ rater: RaterID, cleared: Int, into json: inout JSONWriter) {
+    static func erased(_ rater: RaterID, _ erasure: Erasure, into json: inout JSONWriter) {
         json.beginObject()
         json.key("raterId"); json.string(rater.rawValue)
-        json.key("cleared"); json.integer(cleared)
+        json.key("cleared"); json.integer(erasure.ratings)
+        json.key("reviews"); json.integer(erasure.reviews)
+        json.key("votes"); json.integer(erasure.votes)
+        json.endObject()
+    }
+
+    /// A Review; with the item's Summary after a write.
+    func review(_ review: Review, summary: ItemSummary? = nil, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(review.item.rawValue)
+        json.key("raterId"); json.string(review.rater.rawValue)
+        json.key("stars"); json.integer(review.stars.count)
+        json.key("title"); if let title = review.title { json.string(title) } else { json.null() }
+        json.key("body"); json.string(review.body)
+        json.key("language"); if let language = review.language { json.string(language.description) } else { json.null() }
+        json.key("createdAt"); Timestamp.withRFC3339(milliseconds: review.createdAtMilliseconds) { json.string(utf8: $0) }
+        json.key("updatedAt"); Timestamp.withRFC3339(milliseconds: review.updatedAtMilliseconds) { json.string(utf8: $0) }
+        json.key("status"); json.string(review.status.rawValue)
+        json.key("helpful"); json.beginObject()
+        json.key("up"); json.integer(review.votes.up)
+        json.key("down"); json.integer(review.votes.down)
+        json.endObject()
+        json.key("reply"); json.null()
+        json.key("display"); display(review.display, into: &json)
+        if let summary { json.key("summary"); self.summary(summary, into: &json) }
+        json.endObject()
+    }
+
+    /// A page of reviews (an item's or a rater's) and the cursor of the next page.
+    func reviewPage(_ reviews: [Review], nextCursor: String?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("reviews"); json.beginArray()
+        for item in reviews { review(item, into: &json) }
+        json.endArray()
+        json.key("nextCursor"); if let nextCursor { json.string(nextCursor) } else { json.null() }
+        json.endObject()
+    }
+
+    /// A vote's answer: the vote (`helpful` null once withdrawn) and the review after it.
+    func vote(_ outcome: VoteOutcome, voter: RaterID, helpful: Bool?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(outcome.review.item.rawValue)
+        json.key("raterId"); json.string(outcome.review.rater.rawValue)
+        json.key("voterId"); json.string(voter.rawValue)
+        json.key("helpful"); if let helpful { json.bool(helpful) } else { json.null() }
+        json.key("review"); review(outcome.review, into: &json)
         json.endObject()
     }
 

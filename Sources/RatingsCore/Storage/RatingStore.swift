@@ -43,9 +43,10 @@ public protocol RatingStore: Sendable {
     func ratings(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
                  completion: @escaping StoreCompletion<RaterPage>)
 
-    /// Removes every rating of the rater, and updates each item's aggregates, in one transaction;
-    /// delivers how many ratings were removed.
-    func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Int>)
+    /// Removes every rating of the rater with their reviews (and others' votes on them) and the
+    /// votes the rater gave, and updates every aggregate and helpful key they moved, in one
+    /// transaction; delivers what was removed.
+    func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>)
 
     /// Up to `limit` items with at least `minCount` (and at least one) ratings after `position`
     /// (from the top when nil), by Bayesian score under the store's ranking settings, then count,
@@ -123,13 +124,16 @@ public struct SubmitOutcome: Sendable {
 
 /// What clearing a rating changed.
 public struct ClearOutcome: Sendable {
-    /// True when a rating was removed; false when there was none.
+    /// True when a rating (or, for `removeReview`, a review) was removed; false when there was none.
     public let cleared: Bool
+    /// True when a review was removed, with its rating or alone.
+    public let removedReview: Bool
     /// The item's summary after the write.
     public let summary: ItemSummary
 
-    public init(cleared: Bool, summary: ItemSummary) {
+    public init(cleared: Bool, removedReview: Bool = false, summary: ItemSummary) {
         self.cleared = cleared
+        self.removedReview = removedReview
         self.summary = summary
     }
 }
@@ -144,6 +148,22 @@ public struct ConfigureOutcome: Sendable {
     public init(created: Bool, summary: ItemSummary) {
         self.created = created
         self.summary = summary
+    }
+}
+
+/// What erasing a rater removed.
+public struct Erasure: Sendable, Hashable {
+    /// The rater's ratings.
+    public let ratings: Int
+    /// The rater's reviews (with the votes others gave on them).
+    public let reviews: Int
+    /// The votes the rater gave on others' reviews.
+    public let votes: Int
+
+    public init(ratings: Int, reviews: Int, votes: Int) {
+        self.ratings = ratings
+        self.reviews = reviews
+        self.votes = votes
     }
 }
 

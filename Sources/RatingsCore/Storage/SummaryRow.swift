@@ -8,27 +8,34 @@ public struct SummaryRow: Sendable {
     public let sum: Int
     /// Ratings per star count, `distribution[k]` for `k + 1` stars, as many as the columns hold.
     public let distribution: PerStar
+    /// Published reviews.
+    public let reviewCount: Int
 
     /// The stored columns, in the order every engine's reader takes them.
     public static let columnNames = ["max_rating", "scale_explicit", "rating_count", "rating_sum"] + (1...10).map { "stars_\($0)" }
+        + ["review_count"]
+
+    /// How many columns a row takes in a result.
+    public static let columnCount = columnNames.count
 
     /// `columnNames` as a select list.
     public static let columns = columnNames.joined(separator: ", ")
 
     /// A row from its stored columns. The CHECK constraint keeps `maxRating` in 1...10; a row
     /// tampered with outside the service reads as the standard scale rather than trapping.
-    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: PerStar) {
+    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: PerStar, reviewCount: Int) {
         scale = (try? Scale(maxRating: maxRating)) ?? .standard
         self.isScaleExplicit = isScaleExplicit
         self.count = count
         self.sum = sum
         self.distribution = distribution
+        self.reviewCount = reviewCount
     }
 
     /// A new item's row: its scale and no ratings.
     public static func unrated(on scale: Scale, isScaleExplicit: Bool) -> SummaryRow {
         SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: 0, sum: 0,
-                   distribution: PerStar(length: PerStar.capacity) { _ in 0 })
+                   distribution: PerStar(length: PerStar.capacity) { _ in 0 }, reviewCount: 0)
     }
 
     /// The row once one rating moves into `new` stars, out of `old`, or from one to the other
@@ -39,11 +46,18 @@ public struct SummaryRow: Sendable {
                    sum: sum + (new ?? 0) - (old ?? 0),
                    distribution: PerStar(length: distribution.count) { index in
                        distribution[index] + (new == index + 1 ? 1 : 0) - (old == index + 1 ? 1 : 0)
-                   })
+                   },
+                   reviewCount: reviewCount)
+    }
+
+    /// The row once `change` published reviews are added (or, negative, removed).
+    public func movingReviews(by change: Int) -> SummaryRow {
+        SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: count, sum: sum, distribution: distribution,
+                   reviewCount: reviewCount + change)
     }
 
     /// The item's summary.
     public func summary(of item: ItemID) -> ItemSummary {
-        ItemSummary(item: item, scale: scale, count: count, sum: sum, distribution: distribution)
+        ItemSummary(item: item, scale: scale, count: count, sum: sum, distribution: distribution, reviewCount: reviewCount)
     }
 }

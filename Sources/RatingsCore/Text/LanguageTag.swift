@@ -9,6 +9,10 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     /// The tag in canonical case.
     public let description: String
 
+    /// Rebuilds a tag that was checked before it was stored.
+    public init(stored canonical: String) { description = canonical }
+
+    /// Checks `text` and writes it in canonical case.
     public init(_ text: String) throws(ReviewError) {
         let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
         guard let primary = subtags.first, (2...3).contains(primary.utf8.count), primary.utf8.allSatisfy(ASCII.isLetter) else {

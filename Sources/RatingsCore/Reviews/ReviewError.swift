@@ -8,4 +8,8 @@ public enum ReviewError: Error, Sendable, Equatable {
     case textRequired(field: String)
     /// A language that is not a BCP 47 tag as the rules accept it.
     case invalidLanguageTag(given: String, problem: String)
+    /// The rater has no review of the item (or none that is published, for a vote).
+    case reviewNotFound(item: ItemID, rater: RaterID)
+    /// A rater acting on their own review where only others may (a helpfulness vote).
+    case ownReview(rater: RaterID)
 }

@@ -1,0 +1,95 @@
+public import RatingsCore
+
+/// Reviews and votes on PostgreSQL: every review write locks the item's row first, as rating
+/// writes do, and a vote locks the review's row, so concurrent writes in any process queue.
+extension PostgresRatingStore: ReviewStore {
+    public func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>) {
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectReview, [item.rawValue, rater.rawValue], deadline: deadline)
+            return rows.rowCount > 0 ? rows.review(0) : nil
+        }, completion: completion)
+    }
+
+    public func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?, limit: Int,
+                        defaultScale: Scale, completion: @escaping StoreCompletion<ItemReviewPage>) {
+        let from = position ?? .start(sort)
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectReviewPages[sort] ?? "", [
+                item.rawValue, String(from.key), String(from.createdAtMilliseconds), from.rater.rawValue, String(filter.starMask),
+                filter.language ?? "", String(limit + 1),
+            ], deadline: deadline)
+            return ItemReviewPage(cutting: rows.reviews, limit: limit) { ReviewPosition($0, sort) }
+        }, completion: completion)
+    }
+
+    public func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
+                        completion: @escaping StoreCompletion<RaterReviewPage>) {
+        pool.run({ connection, deadline in
+            let rows = try connection.query(PostgresSQL.selectRaterReviewPage, [
+                rater.rawValue, String(position?.updatedAtMilliseconds ?? .max), position?.item.rawValue ?? "", String(limit + 1),
+            ], deadline: deadline)
+            return RaterReviewPage(cutting: rows.reviews, limit: limit) {
+                RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item)
+            }
+        }, completion: completion)
+    }
+
+    public func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>) {
+        write(completion) { connection, deadline in
+            let item = try SummaryRow(connection.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.defaultScale.maxRating)],
+                                                       deadline: deadline))
+            let stars = try Stars(request.stars, on: item.scale)
+            let previous = try Self.stars(request.item, request.rater, connection, deadline)
+            let existed = try connection.query(PostgresSQL.selectReviewStatus, [request.item.rawValue, request.rater.rawValue],
+                                               deadline: deadline).rowCount > 0
+            try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
+                                                            String(request.nowMilliseconds)], deadline: deadline)
+            let stored = try connection.query(PostgresSQL.upsertReview, [
+                request.item.rawValue, request.rater.rawValue, String(stars.count), request.title, request.body,
+                request.language?.description, ReviewStatus.published.rawValue, String(request.nowMilliseconds),
+            ], deadline: deadline).review(0)
+            let added = !existed && stored.status == .published ? 1 : 0
+            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: added, connection, deadline)
+            return ReviewWriteOutcome(review: stored, created: !existed, summary: summary)
+        }
+    }
+
+    public func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
+        write(completion) { connection, deadline in
+            guard let item = try SummaryRow.first(of: connection.query(PostgresSQL.lockExistingItem, [request.item.rawValue], deadline: deadline)) else {
+                return ClearOutcome(cleared: false, summary: .empty(request.item, on: request.defaultScale))
+            }
+            let removed = try connection.query(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
+            guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
+            guard removed.text(0, 0) == ReviewStatus.published.rawValue else {
+                return ClearOutcome(cleared: true, removedReview: true, summary: item.summary(of: request.item))
+            }
+            let updated = try connection.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"], deadline: deadline)
+            return ClearOutcome(cleared: true, removedReview: true, summary: (SummaryRow.first(of: updated) ?? item).summary(of: request.item))
+        }
+    }
+
+    public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
+        write(completion) { connection, deadline in
+            let key = [request.item.rawValue, request.rater.rawValue]
+            let locked = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
+            guard locked.rowCount > 0, case let review = locked.review(0), review.status == .published else {
+                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+            }
+            guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+            let found = try connection.query(PostgresSQL.selectVote, key + [request.voter.rawValue], deadline: deadline)
+            let old: Bool? = found.rowCount > 0 ? found.bool(0, 0) : nil
+            if let helpful = request.helpful {
+                try connection.query(PostgresSQL.upsertVote, key + [request.voter.rawValue, helpful ? "true" : "false"], deadline: deadline)
+            } else if old != nil {
+                try connection.query(PostgresSQL.deleteVote, key + [request.voter.rawValue], deadline: deadline)
+            }
+            let votes = review.votes.moving(into: request.helpful, outOf: old)
+            if votes != review.votes {
+                try connection.query(PostgresSQL.setHelpful, key + [String(votes.up), String(votes.down), String(votes.score.key)],
+                                     deadline: deadline)
+            }
+            return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// A rater's written review of an item, with the stars of their rating of it.
+public struct Review: Sendable, Hashable {
+    public let item: ItemID
+    public let rater: RaterID
+    /// The rating's stars: a review never exists without a rating.
+    public let stars: Stars
+    /// The item's scale, which the stars are drawn on.
+    public let scale: Scale
+    /// Cleaned by `ReviewTextRule.title`; nil for none.
+    public let title: String?
+    /// Cleaned by `ReviewTextRule.body`.
+    public let body: String
+    public let language: LanguageTag?
+    public let status: ReviewStatus
+    /// When the text was first written, kept across edits (milliseconds since the Unix epoch).
+    public let createdAtMilliseconds: Int64
+    /// The last change of stars or text.
+    public let updatedAtMilliseconds: Int64
+    public let votes: HelpfulVotes
+
+    public init(item: ItemID, rater: RaterID, stars: Stars, scale: Scale, title: String?, body: String, language: LanguageTag?,
+                status: ReviewStatus, createdAtMilliseconds: Int64, updatedAtMilliseconds: Int64, votes: HelpfulVotes) {
+        self.item = item
+        self.rater = rater
+        self.stars = stars
+        self.scale = scale
+        self.title = title
+        self.body = body
+        self.language = language
+        self.status = status
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.updatedAtMilliseconds = updatedAtMilliseconds
+        self.votes = votes
+    }
+
+    /// How the stars are drawn and announced.
+    public var display: Display { Display(stars, on: scale) }
+
+    /// The same review with other stars (changed through either route) at `milliseconds`.
+    public func restarred(_ stars: Stars, at milliseconds: Int64) -> Review {
+        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
+               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: milliseconds, votes: votes)
+    }
+
+    /// The same review with other vote counts.
+    public func voted(_ votes: HelpfulVotes) -> Review {
+        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
+               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes)
+    }
+}
+
+/// Whether a review's text is shown. Every review is published until moderation exists.
+public enum ReviewStatus: String, Sendable, Hashable, CaseIterable {
+    case published, pending, rejected
+}
+
+/// A review's helpfulness votes.
+public struct HelpfulVotes: Sendable, Hashable {
+    public let up: Int
+    public let down: Int
+
+    public init(up: Int, down: Int) {
+        self.up = up
+        self.down = down
+    }
+
+    public static let none = HelpfulVotes(up: 0, down: 0)
+
+    /// The counts once one vote moves into `new`, out of `old`, or from one to the other (nil for none).
+    public func moving(into new: Bool?, outOf old: Bool?) -> HelpfulVotes {
+        HelpfulVotes(up: up + (new == true ? 1 : 0) - (old == true ? 1 : 0),
+                     down: down + (new == false ? 1 : 0) - (old == false ? 1 : 0))
+    }
+
+    /// The stored sort key of "most helpful".
+    public var score: HelpfulScore { HelpfulScore(up: up, down: down) }
+}

@@ -1,0 +1,24 @@
+import RatingsCore
+
+extension SQLiteStatement {
+    /// The review in the current row, its `ReviewQueries.columns` starting at column 0.
+    func review() -> Review {
+        ReviewQueries.review(item: text(0), rater: text(1), stars: int(2), title: optionalText(3), body: optionalText(4) ?? "",
+                             language: optionalText(5), status: text(6), createdAtMilliseconds: int(7), updatedAtMilliseconds: int(8),
+                             up: int(9), down: int(10), maxRating: int(11))
+    }
+
+    /// Runs a statement expected to return at most one review.
+    func reviewRow(bind: () throws(SQLiteError) -> Void) throws(SQLiteError) -> Review? {
+        var found: Review?
+        try run(bind: bind) { found = review() }
+        return found
+    }
+
+    /// Runs a statement that returns reviews, in its order.
+    func reviewRows(bind: () throws(SQLiteError) -> Void) throws(SQLiteError) -> [Review] {
+        var found: [Review] = []
+        try run(bind: bind) { found.append(review()) }
+        return found
+    }
+}
