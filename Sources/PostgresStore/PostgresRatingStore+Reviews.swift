@@ -18,7 +18,12 @@ extension PostgresRatingStore: ReviewStore {
                 item.rawValue, String(from.key), String(from.createdAtMilliseconds), from.rater.rawValue, String(filter.starMask),
                 filter.language ?? "", String(limit + 1),
             ], deadline: deadline)
-            return ItemReviewPage(cutting: rows.reviews, limit: limit) { ReviewPosition($0, sort) }
+            let fetched = (0..<rows.rowCount).map { row in
+                let review = rows.review(row)
+                let key = Int64(rows.int(row, ReviewQueries.sortKeyColumn))
+                return (review: review, position: ReviewPosition(key: key, createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater))
+            }
+            return ItemReviewPage(cutting: fetched, limit: limit)
         }, completion: completion)
     }
 
@@ -28,9 +33,7 @@ extension PostgresRatingStore: ReviewStore {
             let rows = try connection.query(PostgresSQL.selectRaterReviewPage, [
                 rater.rawValue, String(position?.updatedAtMilliseconds ?? .max), position?.item.rawValue ?? "", String(limit + 1),
             ], deadline: deadline)
-            return RaterReviewPage(cutting: rows.reviews, limit: limit) {
-                RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item)
-            }
+            return RaterReviewPage(cutting: rows.reviews.map { ($0, RaterPagePosition($0)) }, limit: limit)
         }, completion: completion)
     }
 

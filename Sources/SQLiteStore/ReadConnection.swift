@@ -111,7 +111,8 @@ final class ReadConnection {
         // Every sort has its statement, prepared at init from `ReviewSort.allCases`.
         guard let statement = selectReviewPages[sort] else { return ItemReviewPage(reviews: [], next: nil) }
         let from = position ?? .start(sort)
-        let reviews = try statement.reviewRows { () throws(SQLiteError) in
+        var fetched: [(review: Review, position: ReviewPosition)] = []
+        try statement.run(bind: { () throws(SQLiteError) in
             try statement.bind(1, item.rawValue)
             try statement.bind(2, Int(from.key))
             try statement.bind(3, Int(from.createdAtMilliseconds))
@@ -119,8 +120,12 @@ final class ReadConnection {
             try statement.bind(5, filter.starMask)
             try statement.bind(6, filter.language ?? "")
             try statement.bind(7, limit + 1)
-        }
-        return ItemReviewPage(cutting: reviews, limit: limit) { ReviewPosition($0, sort) }
+        }, row: {
+            let review = statement.review()
+            let key = Int64(statement.int(Int32(ReviewQueries.sortKeyColumn)))
+            fetched.append((review, ReviewPosition(key: key, createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater)))
+        })
+        return ItemReviewPage(cutting: fetched, limit: limit)
     }
 
     func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int) throws(SQLiteError) -> RaterReviewPage {
@@ -130,7 +135,7 @@ final class ReadConnection {
             try selectRaterReviewPage.bind(3, position?.item.rawValue ?? "")
             try selectRaterReviewPage.bind(4, limit + 1)
         }
-        return RaterReviewPage(cutting: reviews, limit: limit) { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) }
+        return RaterReviewPage(cutting: reviews.map { ($0, RaterPagePosition($0)) }, limit: limit)
     }
 
     func ping() throws(SQLiteError) {

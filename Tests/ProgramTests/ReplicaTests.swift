@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Locking
+import RatingsCore
 import TestSupport
 import Testing
 
@@ -98,6 +99,45 @@ struct ReplicaTests {
             #expect(cleared.filter { $0 == true }.count == 1 && cleared.filter { $0 == false }.count == 1, "round \(round): \(cleared)")
         }
         #expect(object(try replicas.request(0, "GET", "/v1/items/clearing"))["count"] as? Int == 0)
+    }
+
+    @Test("concurrent votes and edits of one review through three replicas: every vote counted once, the stored helpful key the computed one")
+    func reviewsAcrossReplicas() throws {
+        let directory = try TemporaryDirectory("ratings-replicas")
+        defer { directory.remove() }
+        let replicas = try Replicas(uri: try PostgresCluster.shared().freshDatabaseURI(), count: 3, directory: directory)
+        defer { replicas.stop() }
+        #expect(try replicas.request(0, "PUT", "/v1/items/soup/reviews/author", json: #"{"stars": 4, "body": "Broth."}"#).status == 201)
+        #expect(try replicas.request(1, "PUT", "/v1/items/soup/reviews/other", json: #"{"stars": 2, "body": "Cold."}"#).status == 201)
+        // 240 voters (every third says not helpful) and, among them, the author editing the text
+        // and the stars, all at once through the three replicas.
+        let statuses = concurrently(260) { index -> Int in
+            let replica = index % 3
+            if index >= 240 {
+                let json = "{\"stars\": \(index % 5 + 1), \"body\": \"Edit \(index).\"}"
+                return (try? replicas.request(replica, "PUT", "/v1/items/soup/reviews/author", json: json).status) ?? -1
+            }
+            let json = "{\"helpful\": \(index % 3 != 0)}"
+            return (try? replicas.request(replica, "PUT", "/v1/items/soup/reviews/author/votes/v-\(index)", json: json).status) ?? -1
+        }
+        #expect(statuses.prefix(240).allSatisfy { $0 == 201 } && statuses.dropFirst(240).allSatisfy { $0 == 200 }, "\(Set(statuses))")
+        for index in 0..<3 {
+            let review = object(try replicas.request(index, "GET", "/v1/items/soup/reviews/author"))
+            #expect((review["helpful"] as? [String: Int]) == ["up": 160, "down": 80])
+            #expect((review["body"] as? String)?.hasPrefix("Edit ") == true)
+        }
+        let summary = object(try replicas.request(2, "GET", "/v1/items/soup"))
+        #expect(summary["count"] as? Int == 2 && summary["reviewCount"] as? Int == 2)
+        // The cursor after the first "helpful" page carries the stored key the list sorted by
+        // (kind, then the key as 8 big-endian bytes): it is the key computed from 160 up, 80 down.
+        let page = object(try replicas.request(1, "GET", "/v1/items/soup/reviews?sort=helpful&limit=1"))
+        #expect((page["reviews"] as? [[String: Any]])?.first?["raterId"] as? String == "author")
+        let cursor = try #require(page["nextCursor"] as? String)
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let bytes = try #require(Data(base64Encoded: base64))
+        let stored = bytes.dropFirst().prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        #expect(stored == HelpfulScore(up: 160, down: 80).key)
     }
 
     @Test("while PostgreSQL is down: healthz 200, readyz and every request 503 within 5 s; back up, the replicas recover alone; kill -9 of one leaves the rest serving")

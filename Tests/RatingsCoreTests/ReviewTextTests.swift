@@ -72,9 +72,18 @@ struct ReviewTextTests {
         #expect(try LanguageTag(given).description == canonical)
     }
 
-    @Test("a tag outside the rule is refused", arguments: ["", "e", "english", "en_US", "en-", "-en", "en--US", "e1", "en-toolongsubtag", "日本"])
+    @Test("a tag outside the rule is refused", arguments: ["", "e", "english", "en_US", "en-", "-en", "en--US", "e1", "en-toolongsubtag", "日本",
+                                                          "en" + String(repeating: "-abcdefgh", count: 7)])
     func refusedTags(given: String) {
         #expect(throws: ReviewError.self) { try LanguageTag(given) }
+    }
+
+    @Test("a tag of 64 characters is taken; the 65th is refused")
+    func tagLength() throws {
+        let longest = "en" + String(repeating: "-abcdefg", count: 7) + "-abcde"
+        let tag = try LanguageTag(longest)
+        #expect(longest.count == 64 && tag.description == longest)
+        #expect(throws: ReviewError.self) { try LanguageTag(longest + "g") }
     }
 
     @Test("a language filter matches the tag or a longer tag starting with it and a hyphen")

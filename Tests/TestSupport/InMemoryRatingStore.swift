@@ -222,7 +222,7 @@ public final class InMemoryRatingStore: ReviewStore {
             let start = position ?? .start(sort)
             let ordered = all.filter { $0.status == .published && filter.keeps($0) && start.isFollowed(by: $0, in: sort) }
                 .sorted { ReviewPosition($0, sort).isFollowed(by: $1, in: sort) }
-            return ItemReviewPage(cutting: ordered, limit: limit) { ReviewPosition($0, sort) }
+            return ItemReviewPage(cutting: ordered.map { ($0, ReviewPosition($0, sort)) }, limit: limit)
         })
     }
 
@@ -239,7 +239,7 @@ public final class InMemoryRatingStore: ReviewStore {
                     || (review.updatedAtMilliseconds == position.updatedAtMilliseconds
                         && position.item.rawValue.utf8.lexicographicallyPrecedes(review.item.rawValue.utf8))
             }
-            return RaterReviewPage(cutting: ordered, limit: limit) { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) }
+            return RaterReviewPage(cutting: ordered.map { ($0, RaterPagePosition($0)) }, limit: limit)
         })
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Typed calls through the Python client that openapi-python-client generated from openapi.yaml,
 against a live server that checks HS256 tokens: a generated client must be able to submit, read,
-batch, display and clear, and must receive a 422 as the documented problem type.
+batch, display and clear, write, list and vote on reviews, and must receive a 422 as the
+documented problem type.
 
     generated-client-calls.py CLIENT_PARENT_DIR BASE_URL JWT_SECRET
 """
@@ -12,7 +13,10 @@ from ratings_client import AuthenticatedClient, Client  # noqa: E402
 from ratings_client.api.display import get_display  # noqa: E402
 from ratings_client.api.items import get_item, get_items  # noqa: E402
 from ratings_client.api.ratings import clear_rating, submit_rating  # noqa: E402
-from ratings_client.models import Batch, Cleared, Display, Problem, RatingWithSummary, SubmitRatingBody, Summary  # noqa: E402
+from ratings_client.api.reviews import list_reviews, vote_on_review, write_review  # noqa: E402
+from ratings_client.models import (  # noqa: E402
+    Batch, Cleared, Display, ListReviewsSort, Problem, RatingWithSummary, Reviews, ReviewWithSummary, SubmitRatingBody, Summary, Vote,
+    VoteOnReviewBody, WriteReviewBody)
 
 base_url, secret = sys.argv[2], sys.argv[3]
 
@@ -60,6 +64,20 @@ check(isinstance(cleared, Cleared) and cleared.cleared is True and cleared.summa
 refused = submit_rating.sync_detailed("dish-1", "u-1", client=rater, body=SubmitRatingBody(stars=9))
 check(refused.status_code == 422 and isinstance(refused.parsed, Problem) and refused.parsed.status == 422
       and "1 to 5" in refused.parsed.detail, "a 9-star rating is a 422 Problem whose detail names the range")
+
+author = AuthenticatedClient(base_url=base_url, token=token("u-2"))
+written = write_review.sync_detailed("dish-3", "u-2", client=author,
+                                     body=WriteReviewBody(stars=5, body="Crisp and warm.\r\n", title="Lovely", language="en-gb"))
+check(written.status_code == 201 and isinstance(written.parsed, ReviewWithSummary), "write a review: 201 with a ReviewWithSummary")
+check(written.parsed.body == "Crisp and warm." and written.parsed.language == "en-GB" and written.parsed.summary.review_count == 1,
+      "the review's cleaned text, canonical language and the summary's reviewCount are typed fields")
+
+voted = vote_on_review.sync_detailed("dish-3", "u-2", "u-1", client=rater, body=VoteOnReviewBody(helpful=True))
+check(voted.status_code == 201 and isinstance(voted.parsed, Vote) and voted.parsed.review.helpful.up == 1, "vote: 201 with the review's counts")
+
+listed = list_reviews.sync("dish-3", client=public, sort=ListReviewsSort.HELPFUL, stars=[4, 5], language="en", limit=10)
+check(isinstance(listed, Reviews) and [review.rater_id for review in listed.reviews] == ["u-2"] and listed.next_cursor is None,
+      "list: sort, exploded stars and language through the client find the review")
 
 if failures:
     sys.exit(f"generated client: {len(failures)} call(s) failed")

@@ -69,7 +69,8 @@ public struct ReviewPosition: Sendable, Hashable {
         self.rater = rater
     }
 
-    /// The position of `review` in `sort`.
+    /// The position of `review` in `sort`, its key computed from the review (stores read the
+    /// key they sorted by instead, so that a cursor follows the stored order).
     public init(_ review: Review, _ sort: ReviewSort) {
         self.init(key: sort.key(of: review), createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater)
     }
@@ -99,11 +100,11 @@ public struct ReviewPage<Position: Sendable & Hashable>: Sendable, Hashable {
         self.next = next
     }
 
-    /// The first `limit` of `fetched`, reviews in page order of which a store read up to
-    /// `limit + 1`: the one past the page is how it knows that another page follows.
-    public init(cutting fetched: [Review], limit: Int, position: (Review) -> Position) {
-        let page = Array(fetched.prefix(limit))
-        self.init(reviews: page, next: fetched.count > limit ? page.last.map(position) : nil)
+    /// The first `limit` of `fetched`, reviews in page order with their positions, of which a
+    /// store read up to `limit + 1`: the one past the page is how it knows that another page follows.
+    public init(cutting fetched: [(review: Review, position: Position)], limit: Int) {
+        let page = fetched.prefix(limit)
+        self.init(reviews: page.map(\.review), next: fetched.count > limit ? page.last?.position : nil)
     }
 }
 
@@ -111,3 +112,10 @@ public struct ReviewPage<Position: Sendable & Hashable>: Sendable, Hashable {
 public typealias ItemReviewPage = ReviewPage<ReviewPosition>
 /// A page of a rater's reviews, by `updatedAt` descending, then item id.
 public typealias RaterReviewPage = ReviewPage<RaterPagePosition>
+
+extension RaterPagePosition {
+    /// The position of `review` in a rater's reviews.
+    public init(_ review: Review) {
+        self.init(updatedAtMilliseconds: review.updatedAtMilliseconds, item: review.item)
+    }
+}

@@ -10,6 +10,9 @@ public enum ReviewQueries {
     /// How many columns `columns` holds.
     public static let columnCount = 12
 
+    /// Where `itemPage` puts the stored key it sorted by (after `columns` and the branch).
+    public static let sortKeyColumn = columnCount + 1
+
     /// A review from its stored columns. The CHECK constraints keep every value in range; a row
     /// tampered with outside the service reads as the standard scale and a hidden status rather
     /// than trapping.

@@ -1,7 +1,8 @@
 import ASCIIKit
 
 /// A review's language: a BCP 47 tag (RFC 5646) as the review rules accept it, letters, digits
-/// and hyphens, subtags of 1 to 8 characters, a primary subtag of 2 or 3 letters, kept in the
+/// and hyphens, subtags of 1 to 8 characters, a primary subtag of 2 or 3 letters, at most 64
+/// characters in all (RFC 5646 §4.4.1 asks for 35 at least), kept in the
 /// RFC's canonical case: the primary language lowercase (`pt`), a four-letter script title case
 /// (`Hant`), a two-letter region uppercase (`BR`), everything else lowercase, and every subtag
 /// after a singleton (`x-`, `u-`) lowercase.
@@ -14,6 +15,7 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks `text` and writes it in canonical case.
     public init(_ text: String) throws(ReviewError) {
+        guard text.utf8.count <= 64 else { throw .invalidLanguageTag(given: text, problem: "it is longer than 64 characters") }
         let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
         guard let primary = subtags.first, (2...3).contains(primary.utf8.count), primary.utf8.allSatisfy(ASCII.isLetter) else {
             throw .invalidLanguageTag(given: text, problem: "its first subtag must be a language of 2 or 3 letters (en, pt, zh)")
