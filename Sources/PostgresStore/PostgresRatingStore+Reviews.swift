@@ -19,7 +19,7 @@ extension PostgresRatingStore: ReviewStore {
                 filter.language ?? "", String(limit + 1),
             ], deadline: deadline)
             let fetched = (0..<rows.rowCount).map { row in
-                let review = rows.review(row)
+                let review = rows.review(row, scaleColumn: ReviewQueries.pageScaleColumn)
                 let key = Int64(rows.int(row, ReviewQueries.sortKeyColumn))
                 return (review: review, position: ReviewPosition(key: key, createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater))
             }

@@ -60,12 +60,12 @@ enum PostgresSQL {
 
     // MARK: Reviews
 
-    /// One review in any status (`ReviewQueries.columns`).
-    static let selectReview = "SELECT \(ReviewQueries.columns) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2"
+    /// One review in any status, with its item's scale.
+    static let selectReview = "SELECT \(ReviewQueries.columnsWithScale) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2"
 
     /// One review, its row locked until the transaction ends: a vote's counts are read and
     /// rewritten under it, so concurrent votes in any process count once each.
-    static let lockReview = "SELECT \(ReviewQueries.columns) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2 FOR UPDATE OF r"
+    static let lockReview = "SELECT \(ReviewQueries.columnsWithScale) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2 FOR UPDATE OF r"
 
     static let selectReviewStatus = "SELECT status FROM reviews WHERE item_id = $1 AND rater_id = $2"
 
@@ -76,7 +76,7 @@ enum PostgresSQL {
         VALUES ($1, $2, $3::smallint, $4, $5, $6, $7, $8::bigint, $8::bigint)
         ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, title = excluded.title, body = excluded.body,
             language = excluded.language, updated_at_ms = excluded.updated_at_ms
-        RETURNING \(ReviewQueries.columns)
+        RETURNING \(ReviewQueries.columnsWithScale)
         """
 
     /// Gives a review its rating's new stars (`$3`) at `$4`; nothing when there is no review or
@@ -120,7 +120,7 @@ enum PostgresSQL {
     /// A page of a rater's reviews after a position, newest change first, ties by item id,
     /// through `reviews_by_rater`.
     static let selectRaterReviewPage = """
-        SELECT \(ReviewQueries.columns) FROM reviews AS r
+        SELECT \(ReviewQueries.columnsWithScale) FROM reviews AS r
         WHERE r.rater_id = $1 AND r.updated_at_ms <= $2::bigint AND (r.updated_at_ms < $2::bigint OR r.item_id > $3)
         ORDER BY r.updated_at_ms DESC, r.item_id ASC
         LIMIT $4::int

@@ -10,7 +10,7 @@ final class ReadConnection {
     private let selectRaterPage: SQLiteStatement
     private let selectRankingPage: SQLiteStatement
     private let selectReview: SQLiteStatement
-    private let selectReviewPages: [ReviewSort: SQLiteStatement]
+    private let selectReviewPageBranches: [ReviewSort: [SQLiteStatement]]
     private let selectRaterReviewPage: SQLiteStatement
     private let transaction: TransactionStatements
 
@@ -24,9 +24,13 @@ final class ReadConnection {
         selectRaterPage = try connection.prepare(RatingSQL.selectRaterPage)
         selectRankingPage = try connection.prepare(RatingSQL.selectRankingPage)
         selectReview = try connection.prepare(RatingSQL.selectReview)
-        var pages: [ReviewSort: SQLiteStatement] = [:]
-        for (sort, sql) in RatingSQL.selectReviewPages { pages[sort] = try connection.prepare(sql) }
-        selectReviewPages = pages
+        var pages: [ReviewSort: [SQLiteStatement]] = [:]
+        for (sort, branches) in RatingSQL.selectReviewPageBranches {
+            var statements: [SQLiteStatement] = []
+            for sql in branches { statements.append(try connection.prepare(sql)) }
+            pages[sort] = statements
+        }
+        selectReviewPageBranches = pages
         selectRaterReviewPage = try connection.prepare(RatingSQL.selectRaterReviewPage)
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN")
     }
@@ -106,25 +110,31 @@ final class ReadConnection {
         }
     }
 
-    func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?,
-                 limit: Int) throws(SQLiteError) -> ItemReviewPage {
-        // Every sort has its statement, prepared at init from `ReviewSort.allCases`.
-        guard let statement = selectReviewPages[sort] else { return ItemReviewPage(reviews: [], next: nil) }
+    /// Branch after branch until the page and one more row are read, all from one snapshot; the
+    /// scale is read once, from the item's row.
+    func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?, limit: Int,
+                 defaultScale: Scale) throws(SQLiteError) -> ItemReviewPage {
+        try transaction.beginTransaction()
+        defer { try? transaction.commitTransaction() }
+        let maxRating = try row(of: item)?.scale.maxRating ?? defaultScale.maxRating
         let from = position ?? .start(sort)
         var fetched: [(review: Review, position: ReviewPosition)] = []
-        try statement.run(bind: { () throws(SQLiteError) in
-            try statement.bind(1, item.rawValue)
-            try statement.bind(2, Int(from.key))
-            try statement.bind(3, Int(from.createdAtMilliseconds))
-            try statement.bind(4, from.rater.rawValue)
-            try statement.bind(5, filter.starMask)
-            try statement.bind(6, filter.language ?? "")
-            try statement.bind(7, limit + 1)
-        }, row: {
-            let review = statement.review()
-            let key = Int64(statement.int(Int32(ReviewQueries.sortKeyColumn)))
-            fetched.append((review, ReviewPosition(key: key, createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater)))
-        })
+        fetched.reserveCapacity(limit + 1)
+        for statement in selectReviewPageBranches[sort] ?? [] where fetched.count <= limit {
+            try statement.run(bind: { () throws(SQLiteError) in
+                try statement.bind(1, item.rawValue)
+                try statement.bind(2, Int(from.key))
+                try statement.bind(3, Int(from.createdAtMilliseconds))
+                try statement.bind(4, from.rater.rawValue)
+                try statement.bind(5, filter.starMask)
+                try statement.bind(6, filter.language ?? "")
+                try statement.bind(7, limit + 1 - fetched.count)
+            }, row: {
+                let review = statement.review(maxRating: maxRating)
+                let key = Int64(statement.int(Int32(ReviewQueries.sortKeyColumn)))
+                fetched.append((review, ReviewPosition(key: key, createdAtMilliseconds: review.createdAtMilliseconds, rater: review.rater)))
+            })
+        }
         return ItemReviewPage(cutting: fetched, limit: limit)
     }
 

@@ -1,11 +1,12 @@
 import RatingsCore
 
 extension SQLiteStatement {
-    /// The review in the current row, its `ReviewQueries.columns` starting at column 0.
-    func review() -> Review {
+    /// The review in the current row, its `ReviewQueries.columns` starting at column 0; on
+    /// `maxRating`'s scale, or the one in the column after them (`ReviewQueries.columnsWithScale`).
+    func review(maxRating: Int? = nil) -> Review {
         ReviewQueries.review(item: text(0), rater: text(1), stars: int(2), title: optionalText(3), body: optionalText(4) ?? "",
                              language: optionalText(5), status: text(6), createdAtMilliseconds: int(7), updatedAtMilliseconds: int(8),
-                             up: int(9), down: int(10), maxRating: int(11))
+                             up: int(9), down: int(10), maxRating: maxRating ?? int(Int32(ReviewQueries.columnCount)))
     }
 
     /// Runs a statement expected to return at most one review.

@@ -49,3 +49,26 @@ struct ByteWordTests {
         }
     }
 }
+
+@Suite("ContentHash: a change of any byte, or of the length, changes the hash")
+struct ContentHashTests {
+    @Test("every single-byte change of a 37-byte body, and every prefix, hashes differently")
+    func changes() {
+        let body = Array("{\"reviews\":[{\"body\":\"Broth.\"}],\"x\":1}".utf8)
+        var seen: Set<UInt64> = [ContentHash.hash(body)]
+        for index in body.indices {
+            var changed = body
+            changed[index] ^= 0x20
+            #expect(seen.insert(ContentHash.hash(changed)).inserted, "byte \(index)")
+        }
+        for length in 0..<body.count { #expect(seen.insert(ContentHash.hash(Array(body.prefix(length)))).inserted, "prefix \(length)") }
+        #expect(ContentHash.hash(Array(repeating: 0, count: 8)) != ContentHash.hash(Array(repeating: 0, count: 16)))
+    }
+
+    @Test("the hash is fixed: replicas of different versions give a body the same ETag")
+    func fixedValue() {
+        #expect(ContentHash.hash(Array("ratings".utf8)) == 7_156_141_657_008_474_284)
+        #expect(ContentHash.hash(Array("a page of reviews, longer than eight".utf8)) == 9_934_966_667_006_696_156)
+        #expect(ContentHash.hash([]) != ContentHash.hash([0]))
+    }
+}

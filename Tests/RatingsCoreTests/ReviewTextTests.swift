@@ -45,10 +45,16 @@ struct ReviewTextTests {
 
     @Test("a control character other than tab, LF and CR is refused at its position in the text as sent", arguments: [
         ("a\u{0}b", 2, 0x00), ("ab\u{7}", 3, 0x07), ("\u{B}vertical tab", 1, 0x0B), ("é\u{7F}", 2, 0x7F), ("x\u{85}", 2, 0x85),
-        ("👍🏽\u{9F}", 3, 0x9F),
+        ("👍🏽\u{9F}", 3, 0x9F), ("ï\u{80}", 2, 0x80),
     ])
     func controlCharacters(text: String, position: Int, scalar: UInt32) {
         #expect(throws: ReviewError.controlCharacter(field: "body", position: position, scalar: scalar)) { try ReviewTextRule.body.clean(text) }
+    }
+
+    @Test("scalars whose UTF-8 holds the bytes of a C1 control's second byte are not controls")
+    func notControls() throws {
+        // U+00A0 is C2 A0, U+0100 is C4 80, U+2080 is E2 82 80, U+1F300 is F0 9F 8C 80.
+        #expect(try ReviewTextRule.body.clean("a\u{A0}b\u{100}\u{2080}\u{1F300}") == "a\u{A0}b\u{100}\u{2080}\u{1F300}")
     }
 
     @Test("lengths are counted in scalar values after the rules: an emoji is one, a decomposed é one")

@@ -28,15 +28,15 @@ public struct ReviewTextRule: Sendable {
             if isRequired { throw .textRequired(field: field) }
             return nil
         }
-        for (offset, scalar) in text.unicodeScalars.enumerated() where Self.isRefusedControl(scalar.value) {
-            throw .controlCharacter(field: field, position: offset + 1, scalar: scalar.value)
+        if let refused = Self.firstRefusedControl(in: text) {
+            throw .controlCharacter(field: field, position: refused.position, scalar: refused.scalar)
         }
         let cleaned = Self.trimmed(Self.unifyingLineEnds(NFC.normalize(text)))
         if cleaned.isEmpty {
             if isRequired { throw .textRequired(field: field) }
             return nil
         }
-        let length = cleaned.unicodeScalars.count
+        let length = Self.scalarCount(cleaned)
         guard length <= maxScalars else { throw .textTooLong(field: field, limit: maxScalars, found: length) }
         return cleaned
     }
@@ -46,8 +46,41 @@ public struct ReviewTextRule: Sendable {
         (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || (0x7F...0x9F).contains(value)
     }
 
+    /// The first refused control character and its position in scalar values from 1. Looked for
+    /// in the UTF-8 bytes: a C0 control and DEL are one byte each, a C1 control is 0xC2 and a byte
+    /// from 0x80 to 0x9F, and no other scalar's encoding holds either; scalars are counted only
+    /// once one is found.
+    static func firstRefusedControl(in text: String) -> (position: Int, scalar: UInt32)? {
+        var text = text
+        let offset: Int? = text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F {
+                    if isRefusedControl(UInt32(byte)) { return index }
+                } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let offset else { return nil }
+        let prefix = text.utf8.prefix(offset)
+        let position = prefix.reduce(1) { $0 + (($1 & 0xC0) == 0x80 ? 0 : 1) }
+        let at = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        return (position, text.unicodeScalars[at].value)
+    }
+
+    /// How many Unicode scalar values `text` holds: its UTF-8 bytes that do not continue one.
+    static func scalarCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in bytes.reduce(0) { $0 + (($1 & 0xC0) == 0x80 ? 0 : 1) } }
+    }
+
     private static func unifyingLineEnds(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
+        var text = text
+        guard text.withUTF8({ $0.contains(0x0D) }) else { return text }
         var out = String.UnicodeScalarView()
         var afterCR = false
         for scalar in text.unicodeScalars {
