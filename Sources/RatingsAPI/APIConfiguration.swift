@@ -27,6 +27,9 @@ public struct APIConfiguration: Sendable {
     public var openConnections: @Sendable () -> Int = { 0 }
     /// The Bayesian ranking's prior and weight, the same the store scores with. Default P 0.5, W 10.
     public var ranking = RankingSettings.standard
+    /// How many pages of reviews are kept as answered, for a store that vouches for its lists'
+    /// versions (SQLite claiming its file); 0 keeps none. Default 256 (about 5 MB of pages of 20).
+    public var reviewPageCache = 256
     /// The clocks; tests substitute their own.
     public var clock: any APIClock = MachineClock()
 

@@ -13,6 +13,8 @@ public final class RatingsAPI: Sendable {
     let metrics: APIMetrics
     /// Hot items' summaries, rendered once per language and reused while they stay the same.
     let renderings = SummaryRenderings(capacity: 4_096)
+    /// Pages of reviews as answered, for stores that vouch for their lists' versions.
+    let reviewPages: ReviewPageRenderings
     /// Displays asked for before, rendered once per value, scale and language.
     let displayRenderings = DisplayRenderings(capacity: 1_024)
     let router = Router(routes: RatingsAPI.routeTable)
@@ -24,6 +26,7 @@ public final class RatingsAPI: Sendable {
     public init(store: any ReviewStore, configuration: APIConfiguration) {
         self.store = store
         self.configuration = configuration
+        reviewPages = ReviewPageRenderings(capacity: configuration.reviewPageCache)
         services = APIServices(configuration)
         metrics = APIMetrics(routePatterns: router.routes.map(\.pattern.description))
         accessLog = AccessLogMiddleware(format: configuration.logFormat, clock: configuration.clock)

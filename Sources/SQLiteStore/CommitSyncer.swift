@@ -12,8 +12,8 @@ final class CommitSyncer: Sendable {
     /// A committed transaction waiting for its frames to be durable.
     struct Group: Sendable {
         let jobs: [WriteJob]
-        /// The rows it changed, for the cache.
-        let changedRows: [ItemID: SummaryRow]
+        /// The rows and review lists it changed, for the cache.
+        let changes: ItemChanges
         /// How many groups the writer has handed over, this one included.
         let number: Int
     }
@@ -94,7 +94,7 @@ final class CommitSyncer: Sendable {
         for group in groups {
             // The cache learns the rows before any write is acknowledged, so a read that follows
             // an acknowledgement sees the write.
-            if failure == nil { cache.committed(group.changedRows) } else { cache.forget(group.changedRows.keys) }
+            if failure == nil { cache.committed(group.changes) } else { cache.forget(group.changes) }
         }
         // Every result is handed out before any event loop is woken, so each loop wakes once
         // and takes its share at once.

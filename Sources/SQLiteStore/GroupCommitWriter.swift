@@ -153,7 +153,7 @@ final class GroupCommitWriter: Sendable {
                 return rollBack(failure: error)
             }
             handed += 1
-            let group = CommitSyncer.Group(jobs: open, changedRows: session.takeChangedRows(), number: handed)
+            let group = CommitSyncer.Group(jobs: open, changes: session.takeChanges(), number: handed)
             open = []
             if !syncer.hand(group) {
                 // Only when the writer is dropped with writes queued on the syncer's own thread.
@@ -164,7 +164,7 @@ final class GroupCommitWriter: Sendable {
 
         private mutating func rollBack(failure: SQLiteError) {
             try? session.transaction.rollbackTransaction()
-            cache.forget(session.takeChangedRows().keys)
+            cache.forget(session.takeChanges())
             DeferredWakeups.deferring {
                 open.forEach { $0.finish(failure: failure) }
             }

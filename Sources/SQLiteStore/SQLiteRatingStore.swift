@@ -178,7 +178,7 @@ public final class SQLiteRatingStore: ReviewStore {
 
     public func reviews(of item: ItemID, sort: ReviewSort, filter: ReviewFilter, after position: ReviewPosition?, limit: Int,
                         defaultScale: Scale, completion: @escaping StoreCompletion<ItemReviewPage>) {
-        readers.read(completion) { try $0.reviews(of: item, sort: sort, filter: filter, after: position, limit: limit) }
+        readers.read(completion) { try $0.reviews(of: item, sort: sort, filter: filter, after: position, limit: limit, defaultScale: defaultScale) }
     }
 
     public func reviews(by rater: RaterID, after position: RaterPagePosition?, limit: Int, defaultScale: Scale,
@@ -189,6 +189,9 @@ public final class SQLiteRatingStore: ReviewStore {
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
         writer.enqueue(WriteJob(request, { try $0.vote($1) }, completion: completion))
     }
+
+    /// From the cache's versions, when this process claims the file (and so holds its only writer).
+    public func reviewListVersion(of item: ItemID) -> UInt64? { cache?.reviewListVersion(of: item) }
 
     public func checkReady(completion: @escaping StoreCompletion<Void>) {
         readers.read(completion) { try $0.ping() }

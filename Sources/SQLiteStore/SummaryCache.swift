@@ -27,9 +27,27 @@ final class SummaryCache: Sendable {
     /// happened while it read.
     private let entries: ShardedCache<ItemID, Entry>
 
+    /// Each item's review-list version (`reviewListVersion`): a value of its shard's change
+    /// counter, which only grows, so an item's version never comes back once it has moved on.
+    private let reviewListVersions: ShardedCache<ItemID, UInt64>
+
     /// A cache of about `capacity` items.
     init(capacity: Int) {
         entries = ShardedCache(capacity: capacity) { UInt64(UInt(bitPattern: $0.precomputedHash)) }
+        reviewListVersions = ShardedCache(capacity: capacity) { UInt64(UInt(bitPattern: $0.precomputedHash)) }
+    }
+
+    /// A number that moves whenever a committed write changes anything the item's review lists
+    /// show; take it before reading a list, and the list stays current for as long as it does not
+    /// move. An item whose version was forgotten is given the shard's counter, which every
+    /// version of every item of the shard so far is at most: a list read under an older one is
+    /// then older than it, and one read under the same value was read after the last change.
+    func reviewListVersion(of item: ItemID) -> UInt64 {
+        reviewListVersions.withShard(of: item) { shard in
+            if let version = shard.value(item) { return version }
+            shard.store(item, shard.changes)
+            return shard.changes
+        }
     }
 
     /// The cached entry, or nil when the item is not cached.
@@ -58,24 +76,36 @@ final class SummaryCache: Sendable {
         }
     }
 
-    /// The writer's committed rows. Called once their commit is durable and before its writes are
-    /// acknowledged.
-    func committed(_ rows: [ItemID: SummaryRow]) {
-        for (item, row) in rows {
+    /// The writer's committed rows and review lists. Called once their commit is durable and
+    /// before its writes are acknowledged.
+    func committed(_ changes: ItemChanges) {
+        for (item, row) in changes.rows {
             let entry = Entry.summary(row.summary(of: item))
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
                 shard.store(item, entry)
             }
         }
+        moveReviewListVersions(of: changes.reviewLists)
     }
 
-    /// Forgets items whose transaction rolled back: the cache keeps no row the file lacks.
-    func forget(_ items: some Sequence<ItemID>) {
-        for item in items {
+    /// Forgets what a transaction that rolled back (or whose sync failed) changed: the cache keeps
+    /// no row the file lacks, and no list read before it stays current.
+    func forget(_ changes: ItemChanges) {
+        for item in changes.rows.keys {
             entries.withShard(of: item) { shard in
                 shard.changes &+= 1
                 shard.remove(item)
+            }
+        }
+        moveReviewListVersions(of: changes.reviewLists)
+    }
+
+    private func moveReviewListVersions(of items: Set<ItemID>) {
+        for item in items {
+            reviewListVersions.withShard(of: item) { shard in
+                shard.changes &+= 1
+                shard.store(item, shard.changes)
             }
         }
     }

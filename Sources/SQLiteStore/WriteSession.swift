@@ -31,10 +31,10 @@ final class WriteSession {
     private let selectRaterReviewStatuses: SQLiteStatement
     private let deleteRaterReviews: SQLiteStatement
     private let ranking: RankingSettings
-    /// Rows changed by the transaction under way, for the cache once it commits. Keyed by the
-    /// item, whose hash was computed once when the request was read: a key of text would hash it
-    /// here and again in the cache.
-    private var changedRows: [ItemID: SummaryRow] = [:]
+    /// Rows and review lists changed by the transaction under way, for the cache once it
+    /// commits. Keyed by the item, whose hash was computed once when the request was read: a key
+    /// of text would hash it here and again in the cache.
+    private var changes = ItemChanges()
 
     init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
         self.ranking = ranking
@@ -90,6 +90,7 @@ final class WriteSession {
                 try restarReview.bind(3, stars.count)
                 try restarReview.bind(4, Int(request.nowMilliseconds))
             }
+            if restarReview.changes > 0 { changes.reviewLists.insert(request.item) }
         }
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous)
         let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: scale,
@@ -107,6 +108,7 @@ final class WriteSession {
             try deleteRating.bind(1, request.item.rawValue)
             try deleteRating.bind(2, request.rater.rawValue)
         }
+        if removed != nil { changes.reviewLists.insert(request.item) }
         let summary = try move(request.item, from: row, into: nil, outOf: previous, reviews: removed == .published ? -1 : 0)
         return ClearOutcome(cleared: true, removedReview: removed != nil, summary: summary)
     }
@@ -121,12 +123,14 @@ final class WriteSession {
         for vote in votes {
             guard let review = try review(vote.item, vote.author) else { continue }
             try storeVotes(review.votes.moving(into: nil, outOf: vote.helpful), of: vote.item, by: vote.author)
+            changes.reviewLists.insert(vote.item)
         }
         try deleteVoterVotes.run { () throws(SQLiteError) in try deleteVoterVotes.bind(1, rater.rawValue) }
 
         var published: [ItemID: Int] = [:], reviews = 0
         try selectRaterReviewStatuses.run(bind: { () throws(SQLiteError) in try selectRaterReviewStatuses.bind(1, rater.rawValue) }, row: {
             reviews += 1
+            changes.reviewLists.insert(ItemID(stored: selectRaterReviewStatuses.text(0)))
             if selectRaterReviewStatuses.text(1) == ReviewStatus.published.rawValue {
                 published[ItemID(stored: selectRaterReviewStatuses.text(0)), default: 0] += 1
             }
@@ -164,6 +168,7 @@ final class WriteSession {
             try upsertReview.bind(7, status.rawValue)
             try upsertReview.bind(8, Int(request.nowMilliseconds))
         }
+        changes.reviewLists.insert(request.item)
         let added = existing == nil && status == .published ? 1 : 0
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
                                reviews: added)
@@ -183,6 +188,7 @@ final class WriteSession {
         guard let status = try removeReviewRow(request.item, request.rater) else {
             return ClearOutcome(cleared: false, summary: row.summary(of: request.item))
         }
+        changes.reviewLists.insert(request.item)
         let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0)
         return ClearOutcome(cleared: true, removedReview: true, summary: summary)
     }
@@ -214,7 +220,10 @@ final class WriteSession {
             }
         }
         let votes = review.votes.moving(into: request.helpful, outOf: old)
-        if votes != review.votes { try storeVotes(votes, of: request.item, by: request.rater) }
+        if votes != review.votes {
+            try storeVotes(votes, of: request.item, by: request.rater)
+            changes.reviewLists.insert(request.item)
+        }
         return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
     }
 
@@ -235,16 +244,16 @@ final class WriteSession {
         guard let updated = try item(request.item) else {
             throw SQLiteError(code: 1, operation: RatingSQL.selectItem, message: "the item row vanished inside its transaction")
         }
-        changedRows[request.item] = updated
+        changes.rows[request.item] = updated
         return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: updated.summary(of: request.item))
     }
 
-    /// The rows the last transaction changed, for the cache once it is durable (or to forget
-    /// after a ROLLBACK); the next transaction starts with none, in room of the same size.
-    func takeChangedRows() -> [ItemID: SummaryRow] {
-        let rows = changedRows
-        changedRows.removeAll(keepingCapacity: true)
-        return rows
+    /// What the last transaction changed, for the cache once it is durable (or to forget after
+    /// a ROLLBACK); the next transaction starts with nothing, in room of the same size.
+    func takeChanges() -> ItemChanges {
+        let taken = changes
+        changes.removeAll()
+        return taken
     }
 
     private func item(_ item: ItemID) throws(SQLiteError) -> SummaryRow? {
@@ -333,7 +342,7 @@ final class WriteSession {
         guard applyDelta.changes == 1 else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
-        changedRows[item] = updated
+        changes.rows[item] = updated
         return updated.summary(of: item)
     }
 }

@@ -31,6 +31,8 @@ enum Commands {
                     "Bayesian ranking prior: the score of an item with no ratings, a decimal from 0 to 1 (at most 4 decimals)"),
             Setting("ranking-weight", "RATINGS_RANKING_WEIGHT", "W", .integer(RankingSettings.weights), default: "10",
                     "Bayesian ranking weight: how many ratings' worth the prior counts for"),
+            Setting("review-page-cache", "RATINGS_REVIEW_PAGE_CACHE", "N", .integer(0...100_000), default: "256",
+                    "Pages of reviews kept as answered (a page of 20 is about 20 KB), 0 for none; SQLite only"),
             Setting("max-connections-per-address", "RATINGS_MAX_CONNECTIONS_PER_ADDRESS", "N", .integer(0...1_000_000), default: "1000",
                     "Open connections one client address may hold, 0 for no limit (behind a proxy, every client is the proxy)"),
             Setting("log-format", "RATINGS_LOG_FORMAT", "FORMAT", .choice(["text", "json"]), default: "text",

@@ -12,6 +12,7 @@ struct ServeSettings {
     var defaultScale: Scale
     var logFormat: LogFormat
     var ranking: RankingSettings
+    var reviewPageCache: Int
     var security: Security
 
     init(_ options: Options) throws {
@@ -35,6 +36,7 @@ struct ServeSettings {
         database = DatabaseChoice(databaseText, poolSize: try options.integer("database-pool"), ranking: ranking)
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
+        reviewPageCache = try options.integer("review-page-cache")
         security = try Security(options)
     }
 }
@@ -103,6 +105,7 @@ enum ServeCommand {
         apiConfiguration.writeLimiter = settings.security.limiter
         apiConfiguration.logFormat = settings.logFormat
         apiConfiguration.ranking = settings.ranking
+        apiConfiguration.reviewPageCache = settings.reviewPageCache
         // The API formats its lines itself, with the request id.
         apiConfiguration.errorLog = { errors.writeFormatted($0) }
         apiConfiguration.errorLogThrottle = errors.throttle

@@ -216,3 +216,44 @@ struct ReviewEndpointTests {
         }
     }
 }
+
+@Suite("Kept review pages never outlive a write")
+struct ReviewPageKeepingTests {
+    /// The raters of the item's first page in `sort`, as answered now.
+    private func raters(_ service: APIHarness, _ query: String) -> [String] {
+        (object(service.request("GET", "/v1/items/soup/reviews?" + query))["reviews"] as? [[String: Any]])?
+            .compactMap { $0["raterId"] as? String } ?? []
+    }
+
+    @Test("every kind of write shows in the next read of a page read before it", arguments: TestEngine.all)
+    func writesShow(engine: TestEngine) async throws {
+        try await withAPI(engine, over: .socket) { service in
+            review(service, "soup", "a", 5)
+            service.clock.advance(seconds: 1)
+            review(service, "soup", "b", 3)
+            #expect(raters(service, "sort=helpful") == ["b", "a"] && raters(service, "sort=helpful") == ["b", "a"])
+            _ = service.request("PUT", "/v1/items/soup/reviews/a/votes/v", json: #"{"helpful": true}"#)
+            #expect(raters(service, "sort=helpful") == ["a", "b"], "a vote")
+            _ = service.request("DELETE", "/v1/items/soup/reviews/a/votes/v")
+            #expect(raters(service, "sort=helpful") == ["b", "a"], "a withdrawn vote")
+            #expect(raters(service, "sort=highest") == ["a", "b"])
+            _ = service.request("PUT", "/v1/items/soup/ratings/a", json: #"{"stars": 1}"#)
+            #expect(raters(service, "sort=highest") == ["b", "a"], "stars through the rating route")
+            _ = service.request("PUT", "/v1/items/soup/reviews/b/votes/v", json: #"{"helpful": false}"#)
+            #expect(raters(service, "sort=helpful&stars=3") == ["b"])
+            _ = service.request("DELETE", "/v1/raters/v")
+            let afterErasure = object(service.request("GET", "/v1/items/soup/reviews?sort=helpful&stars=3"))
+            #expect(((afterErasure["reviews"] as? [[String: Any]])?.first?["helpful"] as? [String: Int]) == ["up": 0, "down": 0],
+                    "erasing a voter")
+            _ = service.request("DELETE", "/v1/items/soup/ratings/b")
+            #expect(raters(service, "sort=newest") == ["a"], "clearing a rating")
+            _ = service.request("DELETE", "/v1/items/soup/reviews/a")
+            #expect(raters(service, "sort=newest") == [], "removing a review")
+            review(service, "soup", "c", 4, body: "New.")
+            #expect(raters(service, "sort=newest") == ["c"], "a new review")
+            review(service, "soup", "c", 4, body: "Edited.")
+            let edited = object(service.request("GET", "/v1/items/soup/reviews?sort=newest"))
+            #expect((edited["reviews"] as? [[String: Any]])?.first?["body"] as? String == "Edited.", "an edit")
+        }
+    }
+}

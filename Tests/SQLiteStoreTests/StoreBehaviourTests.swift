@@ -74,3 +74,53 @@ struct StoreBehaviourTests {
         #expect(try await store.rating(of: ItemID(stored: "a"), by: RaterID(stored: "r3"), defaultScale: five)?.stars.count == 4)
     }
 }
+
+@Suite("SQLite: an item's review-list version")
+struct ReviewListVersionTests {
+    @Test("it stays while nothing changes the item's lists and moves with every write that does; a store that shares its file keeps none")
+    func moves() async throws {
+        let directory = try TemporaryDirectory("ratings-versions")
+        defer { directory.remove() }
+        var configuration = SQLiteStoreConfiguration(path: directory.file("ratings.sqlite"))
+        configuration.claimsFile = true
+        let store = try SQLiteRatingStore(configuration)
+        defer { try? store.stop() }
+        let soup = ItemID(stored: "soup"), five = Scale.standard
+        func version() throws -> UInt64 { try #require(store.reviewListVersion(of: soup)) }
+        var seen = [try version()]
+        func expectMoved(_ what: String) throws {
+            let now = try version()
+            #expect(!seen.contains(now), "\(what)")
+            seen.append(now)
+        }
+        func expectKept(_ what: String) throws { #expect(try version() == seen.last, "\(what)") }
+
+        _ = try await store.submit(SubmitRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, defaultScale: five, nowMilliseconds: 1))
+        try expectKept("a rating without a review")
+        _ = try await store.writeReview(ReviewWriteRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, title: nil, body: "x",
+                                                           language: nil, defaultScale: five, nowMilliseconds: 2))
+        try expectMoved("a review")
+        _ = try await store.submit(SubmitRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, defaultScale: five, nowMilliseconds: 3))
+        try expectKept("the same stars again")
+        _ = try await store.submit(SubmitRequest(item: soup, rater: RaterID(stored: "a"), stars: 2, defaultScale: five, nowMilliseconds: 4))
+        try expectMoved("other stars for a reviewed rating")
+        _ = try await store.vote(VoteRequest(item: soup, rater: RaterID(stored: "a"), voter: RaterID(stored: "v"), helpful: true))
+        try expectMoved("a vote")
+        _ = try await store.erase(RaterID(stored: "v"))
+        try expectMoved("erasing the voter")
+        _ = try await store.removeReview(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
+        try expectMoved("removing the review")
+        _ = try await store.writeReview(ReviewWriteRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, title: nil, body: "y",
+                                                           language: nil, defaultScale: five, nowMilliseconds: 5))
+        try expectMoved("a second review")
+        _ = try await store.clear(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
+        try expectMoved("clearing the reviewed rating")
+
+        configuration.claimsFile = false
+        store.flush()
+        try store.stop()
+        let shared = try SQLiteRatingStore(configuration)
+        defer { try? shared.stop() }
+        #expect(shared.reviewListVersion(of: soup) == nil)
+    }
+}

@@ -33,6 +33,8 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     private let items = Locked<[String: Item]>([:])
+    /// Moves with every write of any kind: a coarser version than an engine keeps, never a wrong one.
+    private let writes = Locked<UInt64>(0)
     private let failing = Locked(false)
     private let ranking: RankingSettings
     public let cursorSecret: [UInt8]
@@ -83,7 +85,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             var removed = 0, reviews = 0, votes = 0
             for id in items.keys {
                 if items[id]?.ratings.removeValue(forKey: rater.rawValue) != nil { removed += 1 }
@@ -116,7 +118,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             var item = items[request.item.rawValue] ?? Item(scale: request.defaultScale, isScaleExplicit: false)
             let stars = try Stars(request.stars, on: item.scale)
             let previous = item.ratings[request.rater.rawValue]
@@ -131,7 +133,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             let cleared = items[request.item.rawValue]?.ratings.removeValue(forKey: request.rater.rawValue) != nil
             let removedReview = items[request.item.rawValue]?.reviews.removeValue(forKey: request.rater.rawValue) != nil
             return ClearOutcome(cleared: cleared, removedReview: removedReview, summary: Self.summary(request.item, items[request.item.rawValue], request.defaultScale))
@@ -139,7 +141,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             var item = items[request.item.rawValue] ?? Item(scale: request.scale, isScaleExplicit: false)
             if !item.ratings.isEmpty && item.scale != request.scale {
                 throw RatingError.scaleConflict(current: item.scale, requested: request.scale, ratingCount: item.ratings.count)
@@ -169,6 +171,14 @@ public final class InMemoryRatingStore: ReviewStore {
         return Result { try items.withLock { try body(&$0) } }
     }
 
+    /// Runs a write's `body`, moving every list version.
+    private func write<T>(_ body: (inout [String: Item]) throws -> T) -> Result<T, any Error> {
+        defer { writes.withLock { $0 &+= 1 } }
+        return run(body)
+    }
+
+    public func reviewListVersion(of item: ItemID) -> UInt64? { writes.withLock { $0 } }
+
     private static func summary(_ id: ItemID, _ item: Item?, _ defaultScale: Scale) -> ItemSummary {
         guard let item else { return .empty(id, on: defaultScale) }
         var distribution = [Int](repeating: 0, count: item.scale.maxRating)
@@ -194,7 +204,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             var item = items[request.item.rawValue] ?? Item(scale: request.defaultScale, isScaleExplicit: false)
             let stars = try Stars(request.stars, on: item.scale)
             item.ratings[request.rater.rawValue] = (stars.count, request.nowMilliseconds)
@@ -209,7 +219,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             let cleared = items[request.item.rawValue]?.reviews.removeValue(forKey: request.rater.rawValue) != nil
             return ClearOutcome(cleared: cleared, removedReview: cleared, summary: Self.summary(request.item, items[request.item.rawValue], request.defaultScale))
         })
@@ -244,7 +254,7 @@ public final class InMemoryRatingStore: ReviewStore {
     }
 
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
-        deliver(completion, run { items in
+        deliver(completion, write { items in
             guard Self.review(request.item, request.rater, in: items)?.status == .published else {
                 throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
             }

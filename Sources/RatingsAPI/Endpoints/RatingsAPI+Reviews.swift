@@ -80,13 +80,20 @@ extension RatingsAPI {
             guard let position = CursorBytes.reviewPosition(bytes) else { throw Self.badCursor }
             return position
         }
+        // The version is taken before the read, so a page kept under it is never newer than it says.
+        let version = store.reviewListVersion(of: item)
+        let key = ReviewPageRenderings.Key(item: item, query: "\(binding)\n\(limit)\n\(position.map(CursorBytes.reviewPosition) ?? [])",
+                                           language: ObjectIdentifier(language))
+        if let version, let kept = reviewPages.response(key, version: version) { return .now(kept) }
         let seal = CursorSeal(secret: store.cursorSecret)
         let defaultScale = configuration.defaultScale
         return context.store({ [store] in
             store.reviews(of: item, sort: sort, filter: filter, after: position, limit: limit, defaultScale: defaultScale, completion: $0)
-        }) { page in
+        }) { [reviewPages] page in
             let next = page.next.map { seal.seal(.itemReviews, boundTo: binding, position: CursorBytes.reviewPosition($0)) }
-            return Responses.representation(in: language) { $0.reviewPage(page.reviews, nextCursor: next, into: &$1) }
+            let response = Responses.representation(in: language) { $0.reviewPage(page.reviews, nextCursor: next, into: &$1) }
+            if let version { reviewPages.keep(response, for: key, version: version) }
+            return response
         }
     }
 

@@ -27,6 +27,17 @@ public protocol ReviewStore: RatingStore {
     /// counts and helpful key in the same transaction. Fails with `ReviewError.reviewNotFound`
     /// and `ReviewError.ownReview`.
     func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>)
+
+    /// A number that moves whenever an acknowledged write changes anything the item's review
+    /// lists show, when the store can vouch for that (its process holds the only writer); nil
+    /// otherwise. Taken before a list is read, it says whether that list is still current: for as
+    /// long as it does not move. From memory; never waits.
+    func reviewListVersion(of item: ItemID) -> UInt64?
+}
+
+/// Stores that cannot see every write (another process may write) vouch for no list.
+extension ReviewStore {
+    public func reviewListVersion(of item: ItemID) -> UInt64? { nil }
 }
 
 /// A review to store with its rating.
