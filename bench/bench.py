@@ -21,7 +21,7 @@ Run it with scripts/bench.sh.
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, log, median_cpu_run, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
+                      build_rated_items, build_reviewed_item, log, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
@@ -235,12 +235,82 @@ def erasure_stall(binary, database, work, label, seconds=12):
     return {"erase_ms": round(took * 1000, 1), "cleared": 10_000, "put_during": during}
 
 
+def review_pages(binary, work, runs, seconds):
+    """An item with 100,000 reviews of about 400 characters in seven languages: a page of 20 in
+    the newest and the most helpful order, at page 1 and at page 5,000 (reached by following
+    cursors), in alternating rounds beside the item's summary GET on the same server: first as
+    the service runs (a page read again is answered as kept, `--review-page-cache`), then with
+    no page kept (`--review-page-cache 0`: every page read from the file and rendered)."""
+    path = os.path.join(work, "reviews.sqlite")
+    log("building an item with 100,000 reviews")
+    build_reviewed_item(binary, path)
+    result, paths = {}, None
+    for label, extra in (("kept", []), ("from_file", ["--review-page-cache", "0"])):
+        server = Server(binary, path, os.path.join(work, f"reviews-{label}.log"), extra=extra)
+        try:
+            if paths is None:  # cursors are sealed with the database's secret: the same for both servers
+                paths = {"get_summary": "/v1/items/reviewed"}
+                for sort in ("newest", "helpful"):
+                    paths[f"{sort}_page_1"] = f"/v1/items/reviewed/reviews?sort={sort}&limit=20"
+                    paths[f"{sort}_page_5000"] = deep_review_page(server.port, sort, 4_999 * 20)
+            rounds = {name: [] for name in paths}
+            for _ in range(runs):
+                for name, page in paths.items():
+                    rounds[name].append(measure_once(server.base + page, seconds=seconds, cpu_pids=server.pids))
+        finally:
+            server.stop()
+        figures = {name: summarize(f"reviews ({label}) {name}", values) for name, values in rounds.items()}
+        figures["ratios"] = {f"{sort}_page_1_vs_get_summary": median_ratio(rounds[f"{sort}_page_1"], rounds["get_summary"])
+                             for sort in ("newest", "helpful")}
+        figures["ratios"].update({f"{sort}_page_5000_vs_page_1": median_ratio(rounds[f"{sort}_page_5000"], rounds[f"{sort}_page_1"])
+                                  for sort in ("newest", "helpful")})
+        result[label] = figures
+    return result
+
+
+def deep_review_page(port, sort, position):
+    """Follows nextCursor through the reviewed item's list until `position` reviews lie above;
+    returns the path of the page of 20 there."""
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    cursor, passed = "", 0
+    while passed < position:
+        connection.request("GET", f"/v1/items/reviewed/reviews?sort={sort}&limit={min(100, position - passed)}{cursor}")
+        page = json.loads(connection.getresponse().read())
+        passed += len(page["reviews"])
+        cursor = "&cursor=" + urllib.parse.quote(page["nextCursor"])
+    connection.close()
+    return f"/v1/items/reviewed/reviews?sort={sort}&limit=20{cursor}"
+
+
+def review_writes(binary, work, runs, seconds):
+    """Durable review PUTs (a new rating and about 400 characters of text each) beside durable
+    rating PUTs, each round both on fresh databases seeded alike, after a sync."""
+    rounds = {"put_rating": [], "put_review": []}
+    for run in range(runs):
+        for name, script in (("put_rating", "put-ratings.lua"), ("put_review", "put-reviews.lua")):
+            database = os.path.join(work, f"{name}-{run}.sqlite")
+            fresh = Server(binary, database, os.path.join(work, f"{name}-{run}.log"))
+            try:
+                seed(fresh.port)
+                os.sync()
+                rounds[name].append(measure_once(fresh.base + "/", seconds=seconds, script=script, run=f"{name[4:]}{run}",
+                                                 cpu_pids=fresh.pids))
+            finally:
+                fresh.stop()
+            remove_database(database)
+            log(f"  {name}: {rounds[name][-1]['rps']:.0f} req/s")
+    result = {name: summarize(name, values) for name, values in rounds.items()}
+    result["ratios"] = {"put_review_vs_put_rating": median_ratio(rounds["put_review"], rounds["put_rating"])}
+    return result
+
+
 def large_database(binary, work, runs, seconds):
-    """1,000,000 rated items (one rating each): the first start re-scores them all, later starts
-    are timed to `listening on`; then the ranking's first page against a page half-way down."""
+    """1,000,000 rated items (one rating and one review of about 400 characters each): the first
+    start re-scores them all, later starts are timed to `listening on`; then the ranking's first
+    page against a page half-way down."""
     path = os.path.join(work, "large.sqlite")
-    log("building a database of 1,000,000 rated items")
-    build_rated_items(binary, path)
+    log("building a database of 1,000,000 rated and reviewed items")
+    build_rated_items(binary, path, reviewed=True)
     first = Server(binary, path, os.path.join(work, "large-first.log"))
     first.stop()
     starts = []
@@ -260,7 +330,7 @@ def large_database(binary, work, runs, seconds):
         hot = summarize("get on 1M", [measure_once(server.base + "/v1/items/item-0000037", seconds=seconds)])
     finally:
         server.stop()
-    return {"rescore_all_ms": round(first.ready_ms, 1), "start_to_listening_ms": {"median": statistics.median(starts), "runs": starts},
+    return {"reviews": 1_000_000, "rescore_all_ms": round(first.ready_ms, 1), "start_to_listening_ms": {"median": statistics.median(starts), "runs": starts},
             "ranking_first_page": summarize("ranking first page", pages["first"]),
             "ranking_page_at_500000": summarize("ranking page at 500,000", pages["deep"]), "get_summary": hot}
 
@@ -347,6 +417,9 @@ def main():
             log(f"90/10 soak for {args.soak_seconds} s")
             report["soak"] = soak(server, args.soak_seconds)
         server.stop()
+        log("reviews: pages of an item with 100,000 reviews, review writes beside rating writes")
+        report["reviews"] = {"pages": review_pages(args.binary, work, args.runs, args.seconds),
+                             "writes": review_writes(args.binary, work, args.runs, args.seconds)}
         log("erasing 10,000 ratings of one rater under write load (SQLite)")
         report["erasure"] = erasure_stall(args.binary, os.path.join(work, "erase.sqlite"), work, "sqlite")
         if not args.quick:

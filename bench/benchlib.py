@@ -1,7 +1,7 @@
 """The parts the benchmark is built from: the server under test, the load generator, the two
 references (nginx answering from memory, SQLite called straight from C), a private PostgreSQL
 cluster, and the ways data is put in place. bench.py decides what to measure with them."""
-import atexit, itertools, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import atexit, itertools, json, math, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -366,10 +366,11 @@ def request(base, method, path):
     return int(status), time.monotonic() - started, body
 
 
-def build_rated_items(binary, path, items=1_000_000):
+def build_rated_items(binary, path, items=1_000_000, reviewed=False):
     """A SQLite database of `items` items with one rating each (stars spread 1 to 5 by a hash, so
     the ranking has ties and distinct scores), aggregates consistent, and no ranking settings
-    recorded: the first `serve` computes every score, as after a change of prior or weight."""
+    recorded: the first `serve` computes every score, as after a change of prior or weight. With
+    `reviewed`, every rating has a review of about 400 characters (`insert_reviews`)."""
     subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
     db = sqlite3.connect(path)
     db.execute("PRAGMA journal_mode=WAL")
@@ -382,6 +383,77 @@ def build_rated_items(binary, path, items=1_000_000):
                    ((f"item-{i:07d}", stars(i), *(int(stars(i) == s) for s in range(1, 6))) for i in range(items)))
     db.executemany("INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) VALUES (?, ?, ?, ?)",
                    ((f"item-{i:07d}", f"rater-{i % 50_000}", stars(i), 1_700_000_000_000 + i) for i in range(items)))
+    if reviewed:
+        insert_reviews(db, ((f"item-{i:07d}", f"rater-{i % 50_000}", stars(i), i) for i in range(items)))
+        db.execute("UPDATE items SET review_count = 1")
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+REVIEW_LANGUAGES = ["en", "en-GB", "de", "fr", "es", "pt-BR", "ja"]
+REVIEW_WORDS = {
+    "en": "the broth was deep and noodles fresh service quick but room loud would come back again for soup".split(),
+    "de": "die Brühe war kräftig und Nudeln frisch Bedienung schnell aber laut gerne wieder zur Suppe".split(),
+    "fr": "le bouillon était riche et les nouilles fraîches service rapide mais salle bruyante je reviendrai".split(),
+    "es": "el caldo era intenso y los fideos frescos servicio rápido pero ruidoso volveré por la sopa".split(),
+    "pt": "o caldo estava intenso e o macarrão fresco serviço rápido mas barulhento voltarei pela sopa".split(),
+    "ja": "スープは 濃厚で 麺も 新鮮 でした 店員さんは 早い けれど 少し うるさい また 来ます".split(),
+}
+
+
+def review_text(i):
+    """Review `i`'s language and a body of about 400 characters in it."""
+    language = REVIEW_LANGUAGES[i % len(REVIEW_LANGUAGES)]
+    words, out, length, j = REVIEW_WORDS[language.split("-")[0]], [], 0, i
+    while length < 400:
+        word = words[(j * 7919) % len(words)]
+        out.append(word)
+        length += len(word) + 1
+        j += 1
+    return language, " ".join(out)[:400]
+
+
+def helpful_key(up, down):
+    """The store's "most helpful" key, as RatingsCore's HelpfulScore computes it."""
+    if up <= 0:
+        return 0
+    total, z = float(up + down), 1.96
+    share, z2 = up / total, z * z
+    bound = (share + z2 / (2 * total) - z * math.sqrt(share * (1 - share) / total + z2 / (4 * total * total))) / (1 + z2 / total)
+    return int(math.floor(max(0.0, min(1.0, bound)) * 1e15))
+
+
+def insert_reviews(db, rows):
+    """Reviews of existing ratings: rows of (item, rater, stars, index); each gets review_text(index),
+    a title, a creation time from its index and some helpful votes (counts and key only)."""
+    def review(item, rater, stars, i):
+        language, body = review_text(i)
+        up, down = (i * 2654435761 >> 9) % 20, (i * 40503 >> 5) % 7
+        created = 1_700_000_000_000 + i * 1000
+        return (item, rater, stars, f"Review {i}", body, language, created, created, up, down, helpful_key(up, down))
+    db.executemany("INSERT INTO reviews (item_id, rater_id, stars, title, body, language, created_at_ms, updated_at_ms, "
+                   "helpful_up, helpful_down, helpful_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (review(*row) for row in rows))
+
+
+def build_reviewed_item(binary, path, item="reviewed", reviews=100_000):
+    """A SQLite database where one item has `reviews` ratings, each with a review of about 400
+    characters in one of several languages, aggregates and review count consistent."""
+    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
+
+    def stars(i):
+        return (i * 2654435761 >> 7) % 5 + 1
+    counts = [sum(1 for i in range(reviews) if stars(i) == s) for s in range(1, 6)]
+    columns = ", ".join(f"stars_{s}" for s in range(1, 6))
+    db.execute(f"INSERT INTO items (item_id, max_rating, rating_count, rating_sum, review_count, {columns}) VALUES (?, 5, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (item, reviews, sum(stars(i) for i in range(reviews)), reviews, *counts))
+    db.executemany("INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) VALUES (?, ?, ?, ?)",
+                   ((item, f"rev-{i:06d}", stars(i), 1_700_000_000_000 + i * 1000) for i in range(reviews)))
+    insert_reviews(db, ((item, f"rev-{i:06d}", stars(i), i) for i in range(reviews)))
     db.commit()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

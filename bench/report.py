@@ -68,8 +68,20 @@ def ratios(report):
              row("RSS, 1,000 idle connections, under load", f"{max(idle['get_summary']['rss_mib'], idle['put_rating']['rss_mib'])} MiB", "", "", "≤ 48 MiB")]
     if "soak" in report:
         lines.append(row("RSS growth over a 5-minute 90/10 soak", f"{report['soak']['growth_pct']:+.1f} %", "", "", "≤ 10 %"))
+    if "reviews" in report:
+        pages, review_writes = report["reviews"]["pages"]["kept"], report["reviews"]["writes"]
+        for sort, label in (("newest", "newest"), ("helpful", "most helpful")):
+            lines.append(row(f"reviews page of 20, {label}, item with 100,000 reviews", f"{rps(pages[f'{sort}_page_1']['rps'])} req/s",
+                             f"its summary GET {rps(pages['get_summary']['rps'])} req/s",
+                             f"{pages['ratios'][f'{sort}_page_1_vs_get_summary']:.2f}×", "≥ 0.25×"))
+            lines.append(row(f"… page 5,000 of it", f"{rps(pages[f'{sort}_page_5000']['rps'])} req/s", "page 1",
+                             f"{pages['ratios'][f'{sort}_page_5000_vs_page_1']:.2f}×", "≥ 0.8×"))
+        lines.append(row("durable review `PUT`, ~400 characters", f"{rps(review_writes['put_review']['rps'])} req/s",
+                         f"durable rating `PUT` {rps(review_writes['put_rating']['rps'])} req/s",
+                         f"{review_writes['ratios']['put_review_vs_put_rating']:.2f}×", "≥ 0.5×"))
     if "large" in report:
-        lines.append(row("start to `listening on`, 1,000,000 ratings", f"{report['large']['start_to_listening_ms']['median']:.0f} ms", "", "", "≤ 300 ms"))
+        stored = "1,000,000 ratings and reviews" if report["large"].get("reviews") else "1,000,000 ratings"
+        lines.append(row(f"start to `listening on`, {stored}", f"{report['large']['start_to_listening_ms']['median']:.0f} ms", "", "", "≤ 300 ms"))
     return lines
 
 
@@ -465,7 +477,8 @@ def render(report):
                          f"{s['rss_first_fifth_mib']} → {soak_rest_peak_mib(s):.1f} MiB ({s['growth_pct']:+.1f} %)"))
     if "large" in report:
         large = report["large"]
-        lines.append(row("start to `listening on`, 1,000,000 ratings stored (median of 5)", f"{large['start_to_listening_ms']['median']:.0f} ms"))
+        stored = "1,000,000 ratings and reviews" if large.get("reviews") else "1,000,000 ratings"
+        lines.append(row(f"start to `listening on`, {stored} stored (median of 5)", f"{large['start_to_listening_ms']['median']:.0f} ms"))
         lines.append(row("first start after a prior or weight change: re-scoring 1,000,000 items", f"{large['rescore_all_ms']:.0f} ms"))
         lines.append(row("`GET /v1/items/{id}` with 1,000,000 ratings stored", f"{rps(large['get_summary']['rps'])} req/s"))
         lines += ["", "Ranking over 1,000,000 rated items (`GET /v1/rankings/top?limit=20`):", "",
@@ -473,6 +486,27 @@ def render(report):
         for label, key in (("first page", "ranking_first_page"), ("page at position 500,000", "ranking_page_at_500000")):
             p = large[key]
             lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"])))
+
+    if "reviews" in report:
+        review_writes = report["reviews"]["writes"]
+        lines += ["", "Reviews: one item with 100,000 reviews of about 400 characters in seven languages (pages of 20): as the "
+                  "service runs (a page read again is answered as kept), and with no page kept (`--review-page-cache 0`: each "
+                  "read from the file and rendered); then durable writes on fresh databases:", "",
+                  row("", "req/s", "p50 ms", "p99 ms", "errors", "vs the summary `GET` (page 1) or page 1 (page 5,000)"),
+                  "|---|---:|---:|---:|---:|---:|"]
+        for mode, how in (("kept", "kept"), ("from_file", "no page kept")):
+            pages = report["reviews"]["pages"][mode]
+            for label, name, ratio in (("the item's summary `GET`", "get_summary", None),
+                                       ("`newest`, page 1", "newest_page_1", "newest_page_1_vs_get_summary"),
+                                       ("`newest`, page 5,000", "newest_page_5000", "newest_page_5000_vs_page_1"),
+                                       ("`helpful`, page 1", "helpful_page_1", "helpful_page_1_vs_get_summary"),
+                                       ("`helpful`, page 5,000", "helpful_page_5000", "helpful_page_5000_vs_page_1")):
+                p = pages[name]
+                lines.append(row(f"{label}, {how}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"],
+                                 f"{pages['ratios'][ratio]:.2f}×" if ratio else ""))
+        for label, p in (("durable rating `PUT`", review_writes["put_rating"]), ("durable review `PUT`", review_writes["put_review"])):
+            lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"],
+                             f"{review_writes['ratios']['put_review_vs_put_rating']:.2f}× rating" if "review" in label else ""))
 
     lines += ["", "Erasing 10,000 ratings of one rater while other raters write (64 connections):", "",
               row("engine", "erasure", "other writes p99", "slowest other write", "errors"), "|---|---:|---:|---:|---:|"]
