@@ -1,3 +1,4 @@
+import ASCIIKit
 import HTTP1
 import JSON
 import RatingsCore
@@ -12,8 +13,9 @@ extension RatingsAPI {
     func readReview(_ context: RequestContext) throws -> Reply {
         let language = try context.language()
         let item = try ItemID(context.parameter(.itemId))
-        let rater = try services.access.named(context.parameter(.raterId), caller: context.identityIfGiven())
-        let mayReadUnpublished = try services.access.isOpen || context.identityIfGiven()?.subject == rater.rawValue
+        let caller = try context.identityIfGiven()
+        let rater = try services.access.named(context.parameter(.raterId), caller: caller)
+        let mayReadUnpublished = services.access.isOpen || caller?.subject == rater.rawValue
         let defaultScale = configuration.defaultScale
         return context.store({ [store] in store.review(of: item, by: rater, defaultScale: defaultScale, completion: $0) }) { review in
             guard let review, review.status == .published || mayReadUnpublished else { throw ReviewError.reviewNotFound(item: item, rater: rater) }
@@ -33,8 +35,8 @@ extension RatingsAPI {
         let text = try ReviewTextRule.body.clean(RequestBody.stringMember("body", of: body, shape: Self.reviewShape)) ?? ""
         let title = try ReviewTextRule.title.clean(RequestBody.stringMember("title", of: body, shape: Self.reviewShape))
         let tag = try RequestBody.stringMember("language", of: body, shape: Self.reviewShape)
-            .flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-            .map { try LanguageTag($0) }
+            .map { $0.trimmingSpacesAndTabs() }
+            .flatMap { $0.isEmpty ? nil : try LanguageTag($0) }
         switch RequestBody.integerMember("stars", of: body) {
         case .integer(let stars):
             let request = ReviewWriteRequest(item: item, rater: rater, stars: stars, title: title, body: text, language: tag,
@@ -76,14 +78,14 @@ extension RatingsAPI {
         let filter = ReviewFilter(stars: try Self.starsFilter(context.target.rawQueryValues("stars")), language: try Self.languageFilter(context.target))
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
         let binding = "\(item.rawValue)\n\(sort.rawValue)\n\(filter.canonicalText)"
-        let position = try cursor(context, .itemReviews, boundTo: binding).map { bytes in
-            guard let position = CursorBytes.reviewPosition(bytes) else { throw Self.badCursor }
+        let cursor = try sealedCursor(context, .itemReviews, boundTo: binding)
+        let position = try cursor.map { cursor in
+            guard let position = CursorBytes.reviewPosition(cursor.position) else { throw Self.badCursor }
             return position
         }
         // The version is taken before the read, so a page kept under it is never newer than it says.
         let version = store.reviewListVersion(of: item)
-        let key = ReviewPageRenderings.Key(item: item, query: "\(binding)\n\(limit)\n\(position.map(CursorBytes.reviewPosition) ?? [])",
-                                           language: ObjectIdentifier(language))
+        let key = ReviewPageRenderings.Key(item: item, query: binding + "\n\(limit)\n" + (cursor?.text ?? ""), language: ObjectIdentifier(language))
         if let version, let kept = reviewPages.response(key, version: version) { return .now(kept) }
         let seal = CursorSeal(secret: store.cursorSecret)
         let defaultScale = configuration.defaultScale
@@ -108,7 +110,7 @@ extension RatingsAPI {
                 throw APIError.invalidQuery("stars has \(ErrorResponse.quoted(value)), whose percent-escapes do not decode to UTF-8.")
             }
             for piece in decoded.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let count = Int(piece), Scale.allowed.contains(count), piece.allSatisfy(\.isASCII) else {
+                guard let count = ASCII.integer(piece, in: Scale.allowed) else {
                     throw APIError.invalidQuery("stars has \(ErrorResponse.quoted(piece)); give star counts from \(Scale.allowed.lowerBound) to \(Scale.allowed.upperBound), as stars=4,5 or stars=4&stars=5.")
                 }
                 stars.insert(count)

@@ -11,8 +11,13 @@ extension RatingsAPI {
     /// The position inside the `cursor` parameter, nil when there is none; 400 for a cursor that
     /// is not one this server issued for this kind of listing (and this rater).
     func cursor(_ context: RequestContext, _ kind: CursorSeal.Kind, boundTo binding: String) throws -> [UInt8]? {
+        try sealedCursor(context, kind, boundTo: binding)?.position
+    }
+
+    /// As `cursor`, with the cursor's text as it was sent.
+    func sealedCursor(_ context: RequestContext, _ kind: CursorSeal.Kind, boundTo binding: String) throws -> (text: String, position: [UInt8])? {
         guard let text = try context.target.single("cursor", rule: "pass the nextCursor of the previous page as it was given") else { return nil }
         guard let position = CursorSeal(secret: store.cursorSecret).open(text, kind, boundTo: binding) else { throw Self.badCursor }
-        return position
+        return (text, position)
     }
 }
