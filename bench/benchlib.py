@@ -366,15 +366,21 @@ def request(base, method, path):
     return int(status), time.monotonic() - started, body
 
 
+def migrated_for_loading(binary, path):
+    """A connection to a database the binary has migrated, set for bulk loading (no syncs)."""
+    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
+    return db
+
+
 def build_rated_items(binary, path, items=1_000_000, reviewed=False):
     """A SQLite database of `items` items with one rating each (stars spread 1 to 5 by a hash, so
     the ranking has ties and distinct scores), aggregates consistent, and no ranking settings
     recorded: the first `serve` computes every score, as after a change of prior or weight. With
     `reviewed`, every rating has a review of about 400 characters (`insert_reviews`)."""
-    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=OFF")
+    db = migrated_for_loading(binary, path)
 
     def stars(i):
         return (i * 2654435761 >> 7) % 5 + 1
@@ -440,10 +446,7 @@ def insert_reviews(db, rows):
 def build_reviewed_item(binary, path, item="reviewed", reviews=100_000):
     """A SQLite database where one item has `reviews` ratings, each with a review of about 400
     characters in one of several languages, aggregates and review count consistent."""
-    subprocess.run([binary, "migrate", "--database", path], check=True, capture_output=True)
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=OFF")
+    db = migrated_for_loading(binary, path)
 
     def stars(i):
         return (i * 2654435761 >> 7) % 5 + 1

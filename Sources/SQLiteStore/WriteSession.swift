@@ -77,10 +77,7 @@ final class WriteSession {
 
     /// Validates before writing anything, so a refused rating leaves the transaction untouched.
     func submit(_ request: SubmitRequest) throws -> SubmitOutcome {
-        let row = try item(request.item)
-        let scale = row?.scale ?? request.defaultScale
-        let stars = try Stars(request.stars, on: scale)
-        if row == nil { try insert(request.item, scale: scale, explicit: false) }
+        let (row, scale, stars) = try itemToRate(request.item, stars: request.stars, defaultScale: request.defaultScale)
         let previous = try storedStars(request.item, request.rater)
         try upsert(request.item, request.rater, stars, at: request.nowMilliseconds)
         if previous != nil, previous != stars.count {
@@ -150,10 +147,7 @@ final class WriteSession {
 
     /// Writes the rating and the review; validates before writing anything, like `submit`.
     func writeReview(_ request: ReviewWriteRequest) throws -> ReviewWriteOutcome {
-        let row = try item(request.item)
-        let scale = row?.scale ?? request.defaultScale
-        let stars = try Stars(request.stars, on: scale)
-        if row == nil { try insert(request.item, scale: scale, explicit: false) }
+        let (row, scale, stars) = try itemToRate(request.item, stars: request.stars, defaultScale: request.defaultScale)
         let previous = try storedStars(request.item, request.rater)
         let existing = previous == nil ? nil : try review(request.item, request.rater)
         let status = existing?.status ?? .published
@@ -266,6 +260,17 @@ final class WriteSession {
             try insertItem.bind(2, scale.maxRating)
             try insertItem.bind(3, explicit ? 1 : 0)
         }
+    }
+
+    /// The item's row as it was (nil for a new item), its scale, and `stars` checked on it; a new
+    /// item is inserted on `defaultScale` only once the stars are known to fit, so a refused
+    /// rating writes nothing.
+    private func itemToRate(_ item: ItemID, stars: Int, defaultScale: Scale) throws -> (row: SummaryRow?, scale: Scale, stars: Stars) {
+        let row = try self.item(item)
+        let scale = row?.scale ?? defaultScale
+        let checked = try Stars(stars, on: scale)
+        if row == nil { try insert(item, scale: scale, explicit: false) }
+        return (row, scale, checked)
     }
 
     private func upsert(_ item: ItemID, _ rater: RaterID, _ stars: Stars, at milliseconds: Int64) throws(SQLiteError) {

@@ -28,11 +28,17 @@ extension RatingsAPI {
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.rating(outcome.rating, summary: outcome.summary, into: &$1) }
             }
         case let problem:
-            // The allowed range depends on the item, so read its scale to name the range.
-            return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
-                throw RequestBody.failure("stars", problem, must: "an integer from 1 to \(summary.scale.maxRating) (this item's maxRating)") {
-                    RatingError.starsOutOfRange(given: $0, scale: summary.scale)
-                }
+            return refusing(problem, stars: item, context)
+        }
+    }
+
+    /// The refusal of a `stars` member that is no integer from 1 to the item's scale: the scale
+    /// depends on the item, so it is read first, to name the range.
+    func refusing(_ problem: RequestBody.IntegerMember, stars item: ItemID, _ context: RequestContext) -> Reply {
+        let defaultScale = configuration.defaultScale
+        return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
+            throw RequestBody.failure("stars", problem, must: "an integer from 1 to \(summary.scale.maxRating) (this item's maxRating)") {
+                RatingError.starsOutOfRange(given: $0, scale: summary.scale)
             }
         }
     }

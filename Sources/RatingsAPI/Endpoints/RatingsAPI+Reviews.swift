@@ -46,11 +46,7 @@ extension RatingsAPI {
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.review(outcome.review, summary: outcome.summary, into: &$1) }
             }
         case let problem:
-            return context.store({ [store] in store.summary(of: item, defaultScale: defaultScale, completion: $0) }) { summary in
-                throw RequestBody.failure("stars", problem, must: "an integer from 1 to \(summary.scale.maxRating) (this item's maxRating)") {
-                    RatingError.starsOutOfRange(given: $0, scale: summary.scale)
-                }
-            }
+            return refusing(problem, stars: item, context)
         }
     }
 
