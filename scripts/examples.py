@@ -197,6 +197,11 @@ def generate(binary, work):
         reviews.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17/votes/u-17 -H 'Content-Type: application/json' -d '{{\"helpful\": true}}'")
         examples["api-reviews"] = reviews.text()
 
+        replies = Session(api)
+        replies.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-18/reply -H 'Content-Type: application/json' -d '{{\"body\": \"Obrigado! Come back for the pho.\"}}'")
+        replies.run(f"curl -s -X DELETE {URL}/v1/items/soup-7/reviews/u-18/reply -o /dev/null -w '%{{http_code}}\\n'")
+        examples["api-replies"] = replies.text()
+
         raters = Session(api)
         raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2'")
         first = json.loads(raters.lines[-1])

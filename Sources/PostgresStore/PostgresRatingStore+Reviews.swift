@@ -95,4 +95,20 @@ extension PostgresRatingStore: ReviewStore {
             return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
         }
     }
+
+    public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
+        write(completion) { connection, deadline in
+            let key = [request.item.rawValue, request.rater.rawValue]
+            let locked = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
+            guard locked.rowCount > 0, case let review = locked.review(0), review.status == .published else {
+                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+            }
+            let reply = request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
+            if reply != nil || review.reply != nil {
+                try connection.query(PostgresSQL.setReply, key + [reply?.body, reply?.author, reply.map { String($0.updatedAtMilliseconds) }],
+                                     deadline: deadline)
+            }
+            return ReplyOutcome(created: review.reply == nil && reply != nil, review: review.replied(reply))
+        }
+    }
 }

@@ -100,6 +100,11 @@ enum PostgresSQL {
 
     static let deleteVote = "DELETE FROM review_votes WHERE item_id = $1 AND rater_id = $2 AND voter_id = $3"
 
+    /// Sets or (NULLs) removes a review's reply.
+    static let setReply = """
+        UPDATE reviews SET reply_body = $3, reply_author = $4, reply_updated_at_ms = $5::bigint WHERE item_id = $1 AND rater_id = $2
+        """
+
     /// Stores a review's vote counts and their helpful key.
     static let setHelpful = """
         UPDATE reviews SET helpful_up = $3::bigint, helpful_down = $4::bigint, helpful_key = $5::bigint WHERE item_id = $1 AND rater_id = $2

@@ -78,7 +78,22 @@ struct Access: Sendable {
     /// Checks that the caller may configure item scales.
     func requireAdmin(_ caller: RaterIdentity?) throws {
         guard verifier != nil else { return }
-        guard let caller, caller.scopes.contains(Self.adminScope) else { throw APIError.insufficientScope(Self.adminScope) }
+        guard let caller, caller.scopes.contains(Self.adminScope) else {
+            throw APIError.insufficientScope(Self.adminScope, operation: "Configuring items")
+        }
+    }
+
+    /// The scope that allows replying to reviews (as the item's owner).
+    static let replyScope = "ratings:reply"
+
+    /// Checks that the caller may reply to reviews (`ratings:reply` or `ratings:admin`); the
+    /// reply's author is the caller's subject, nil where the API runs open.
+    func replier(_ caller: RaterIdentity?) throws -> String? {
+        guard verifier != nil else { return nil }
+        guard let caller, caller.scopes.contains(Self.replyScope) || caller.scopes.contains(Self.adminScope) else {
+            throw APIError.insufficientScope(Self.replyScope, operation: "Replying to reviews")
+        }
+        return caller.subject
     }
 
     /// A rater named where the API runs open: any identifier but `me`, which stands for a token's

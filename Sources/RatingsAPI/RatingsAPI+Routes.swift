@@ -18,6 +18,10 @@ extension RatingsAPI {
             .put { try $0.writeReview($1) },
             .delete { try $0.removeReview($1) }
         ),
+        Route("/v1/items/{itemId}/reviews/{raterId}/reply",
+            .put { try $0.reply($1, removing: false) },
+            .delete { try $0.reply($1, removing: true) }
+        ),
         Route("/v1/items/{itemId}/reviews/{raterId}/votes/{voterId}",
             .put { try $0.vote($1, withdrawing: false) },
             .delete { try $0.vote($1, withdrawing: true) }

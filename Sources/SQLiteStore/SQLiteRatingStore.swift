@@ -190,6 +190,10 @@ public final class SQLiteRatingStore: ReviewStore {
         writer.enqueue(WriteJob(request, { try $0.vote($1) }, completion: completion))
     }
 
+    public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.reply($1) }, completion: completion))
+    }
+
     /// From the cache's versions, when this process claims the file (and so holds its only writer).
     public func reviewListVersion(of item: ItemID) -> UInt64? { cache?.reviewListVersion(of: item) }
 

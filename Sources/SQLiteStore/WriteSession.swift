@@ -26,6 +26,7 @@ final class WriteSession {
     private let upsertVote: SQLiteStatement
     private let deleteVote: SQLiteStatement
     private let setHelpful: SQLiteStatement
+    private let setReply: SQLiteStatement
     private let selectVoterVotes: SQLiteStatement
     private let deleteVoterVotes: SQLiteStatement
     private let selectRaterReviewStatuses: SQLiteStatement
@@ -58,6 +59,7 @@ final class WriteSession {
         upsertVote = try connection.prepare(RatingSQL.upsertVote)
         deleteVote = try connection.prepare(RatingSQL.deleteVote)
         setHelpful = try connection.prepare(RatingSQL.setHelpful)
+        setReply = try connection.prepare(RatingSQL.setReply)
         selectVoterVotes = try connection.prepare(RatingSQL.selectVoterVotes)
         deleteVoterVotes = try connection.prepare(RatingSQL.deleteVoterVotes)
         selectRaterReviewStatuses = try connection.prepare(RatingSQL.selectRaterReviewStatuses)
@@ -185,6 +187,25 @@ final class WriteSession {
         changes.reviewLists.insert(request.item)
         let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0)
         return ClearOutcome(cleared: true, removedReview: true, summary: summary)
+    }
+
+    /// Stores, replaces or removes the reply to a published review.
+    func reply(_ request: ReplyRequest) throws -> ReplyOutcome {
+        guard let review = try review(request.item, request.rater), review.status == .published else {
+            throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+        }
+        let reply = request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
+        if reply != nil || review.reply != nil {
+            try setReply.run { () throws(SQLiteError) in
+                try setReply.bind(1, request.item.rawValue)
+                try setReply.bind(2, request.rater.rawValue)
+                try setReply.bind(3, reply?.body)
+                try setReply.bind(4, reply?.author)
+                try setReply.bind(5, reply.map { Int($0.updatedAtMilliseconds) })
+            }
+            changes.reviewLists.insert(request.item)
+        }
+        return ReplyOutcome(created: review.reply == nil && reply != nil, review: review.replied(reply))
     }
 
     /// Stores, replaces or withdraws a vote on a published review of someone else.

@@ -35,7 +35,7 @@ struct FaultTests {
 
     @Test("a full disk", .enabled(if: SmallDisk.isAvailable, "mounting a small tmpfs needs root"))
     func fullDisk() async throws {
-        let disk = try SmallDisk(kilobytes: 2048)
+        let disk = try SmallDisk(kilobytes: 3072)
         defer { disk.remove() }
         try await withAPI(.sqlite, storeOptions: .init(parentDirectory: disk.path + "/service"), over: .socket) { service in
             var acknowledged: [String] = []

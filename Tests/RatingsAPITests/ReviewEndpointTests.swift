@@ -190,6 +190,35 @@ struct ReviewEndpointTests {
         }
     }
 
+    @Test("replies: 201, 200, removed with reply null; text rules; 404 without a review; with tokens the scope ratings:reply and its subject as author")
+    func replies() async throws {
+        try await withAPI(.sqlite, over: .socket) { service in
+            review(service, "soup", "u-1", 4)
+            let first = service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": " Thank you!\r\n"}"#)
+            #expect(first.status == 201 && (object(first)["reply"] as? [String: Any])?["body"] as? String == "Thank you!")
+            #expect((object(first)["reply"] as? [String: Any])?["author"] is NSNull)
+            #expect(service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": "Again."}"#).status == 200)
+            let listed = object(service.request("GET", "/v1/items/soup/reviews"))
+            #expect(((listed["reviews"] as? [[String: Any]])?.first?["reply"] as? [String: Any])?["body"] as? String == "Again.")
+            #expect(service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": "\u0007"}"#).status == 422)
+            #expect(service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{}"#).status == 422)
+            #expect(service.request("PUT", "/v1/items/soup/reviews/nobody/reply", json: #"{"body": "Hi"}"#).status == 404)
+            let removed = service.request("DELETE", "/v1/items/soup/reviews/u-1/reply")
+            #expect(removed.status == 200 && object(removed)["reply"] is NSNull)
+            #expect(service.request("DELETE", "/v1/items/soup/reviews/u-1/reply").status == 200)
+        }
+        try await withAPI(.sqlite, verifier: try JWTVerifier(secret: secret)) { service in
+            #expect(review(service, "soup", "u-1", 4, headers: bearer("u-1")).status == 201)
+            let plain = service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": "Hi"}"#, headers: bearer("shop"))
+            #expect(plain.status == 403 && detail(plain).contains("ratings:reply"))
+            #expect(service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": "Hi"}"#).status == 401)
+            let owner = service.request("PUT", "/v1/items/soup/reviews/u-1/reply", json: #"{"body": "Hi"}"#, headers: bearer("shop", scope: "ratings:reply"))
+            #expect(owner.status == 201 && (object(owner)["reply"] as? [String: Any])?["author"] as? String == "shop")
+            let admin = service.request("DELETE", "/v1/items/soup/reviews/u-1/reply", headers: bearer("ops", scope: "ratings:admin"))
+            #expect(admin.status == 200 && object(admin)["reply"] is NSNull)
+        }
+    }
+
     @Test("the rater's reviews in pages; erasure removes reviews and given votes and says how many", arguments: TestEngine.all)
     func raterSide(engine: TestEngine) async throws {
         try await withAPI(engine, over: .socket) { service in

@@ -247,4 +247,34 @@ struct ReviewContractTests {
             #expect(page.next?.key == HelpfulScore(up: 120, down: 60).key && page.next?.key != 0)
         }
     }
+
+    @Test("a reply: stored, replaced, removed, harmless twice; kept across the author's edits; gone with the review; only on a review",
+          arguments: TestEngine.all)
+    func replies(engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            try await write(store, "soup", "u-1", 4, at: 10)
+            func reply(_ body: String?, by author: String? = "shop", at time: Int64 = 20) async throws -> ReplyOutcome {
+                try await store.reply(ReplyRequest(item: item("soup"), rater: rater("u-1"), body: body, author: author, nowMilliseconds: time))
+            }
+            let first = try await reply("Thank you!")
+            #expect(first.created && first.review.reply == ReviewReply(body: "Thank you!", author: "shop", updatedAtMilliseconds: 20))
+            let replaced = try await reply("Thanks again.", by: nil, at: 30)
+            #expect(!replaced.created && replaced.review.reply == ReviewReply(body: "Thanks again.", author: nil, updatedAtMilliseconds: 30))
+            try await write(store, "soup", "u-1", 5, body: "Edited.", at: 40)
+            #expect(try await store.review(of: item("soup"), by: rater("u-1"))?.reply?.body == "Thanks again.")
+            let listed = try await store.reviews(of: item("soup"), sort: .newest, limit: 5)
+            #expect(listed.reviews.first?.reply?.body == "Thanks again.")
+            let removed = try await reply(nil)
+            #expect(!removed.created && removed.review.reply == nil)
+            #expect(try await reply(nil).review.reply == nil)
+            #expect(try await store.review(of: item("soup"), by: rater("u-1"))?.reply == nil)
+            _ = try await reply("Back.")
+            _ = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five))
+            try await write(store, "soup", "u-1", 3, at: 50)
+            #expect(try await store.review(of: item("soup"), by: rater("u-1"))?.reply == nil, "a new review starts without the old reply")
+            await #expect(throws: ReviewError.reviewNotFound(item: item("soup"), rater: rater("nobody"))) {
+                try await store.reply(ReplyRequest(item: item("soup"), rater: rater("nobody"), body: "Hi", author: nil, nowMilliseconds: 1))
+            }
+        }
+    }
 }

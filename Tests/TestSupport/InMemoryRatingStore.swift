@@ -26,6 +26,7 @@ public final class InMemoryRatingStore: ReviewStore {
         var updatedAt: Int64
         /// Each voter's vote, true for helpful.
         var votes: [String: Bool] = [:]
+        var reply: ReviewReply?
     }
 
     private struct StorageDown: StorageFailure {
@@ -196,7 +197,8 @@ public final class InMemoryRatingStore: ReviewStore {
         let up = review.votes.values.filter { $0 }.count
         return Review(item: item, rater: rater, stars: Stars(stored: rating.stars), scale: stored.scale, title: review.title,
                       body: review.body, language: review.language, status: review.status, createdAtMilliseconds: review.createdAt,
-                      updatedAtMilliseconds: review.updatedAt, votes: HelpfulVotes(up: up, down: review.votes.count - up))
+                      updatedAtMilliseconds: review.updatedAt, votes: HelpfulVotes(up: up, down: review.votes.count - up),
+                      reply: review.reply)
     }
 
     public func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>) {
@@ -211,7 +213,8 @@ public final class InMemoryRatingStore: ReviewStore {
             let old = item.reviews[request.rater.rawValue]
             item.reviews[request.rater.rawValue] = StoredReview(
                 title: request.title, body: request.body, language: request.language, status: old?.status ?? .published,
-                createdAt: old?.createdAt ?? request.nowMilliseconds, updatedAt: request.nowMilliseconds, votes: old?.votes ?? [:])
+                createdAt: old?.createdAt ?? request.nowMilliseconds, updatedAt: request.nowMilliseconds, votes: old?.votes ?? [:],
+                reply: old?.reply)
             items[request.item.rawValue] = item
             guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
             return ReviewWriteOutcome(review: review, created: old == nil, summary: Self.summary(request.item, item, request.defaultScale))
@@ -250,6 +253,19 @@ public final class InMemoryRatingStore: ReviewStore {
                         && position.item.rawValue.utf8.lexicographicallyPrecedes(review.item.rawValue.utf8))
             }
             return RaterReviewPage(cutting: ordered.map { ($0, RaterPagePosition($0)) }, limit: limit)
+        })
+    }
+
+    public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
+        deliver(completion, write { items in
+            guard Self.review(request.item, request.rater, in: items)?.status == .published else {
+                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
+            }
+            let old = items[request.item.rawValue]?.reviews[request.rater.rawValue]?.reply
+            items[request.item.rawValue]?.reviews[request.rater.rawValue]?.reply =
+                request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
+            guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
+            return ReplyOutcome(created: old == nil && request.body != nil, review: review)
         })
     }
 

@@ -86,6 +86,10 @@ extension ReviewStore {
         }
     }
 
+    public func reply(_ request: ReplyRequest) async throws -> ReplyOutcome {
+        try await withCheckedThrowingContinuation { continuation in reply(request) { continuation.resume(with: $0) } }
+    }
+
     public func vote(_ request: VoteRequest) async throws -> VoteOutcome {
         try await withCheckedThrowingContinuation { continuation in vote(request) { continuation.resume(with: $0) } }
     }

@@ -126,6 +126,22 @@ extension RatingsAPI {
         }
     }
 
+    /// `PUT` and `DELETE /v1/items/{itemId}/reviews/{raterId}/reply`: the item owner's one public
+    /// answer to a published review, replaced by the next, removed by `DELETE`.
+    func reply(_ context: RequestContext, removing: Bool) throws -> Reply {
+        let caller = try context.identity()
+        let author = try services.access.replier(caller)
+        let language = try context.language()
+        let item = try ItemID(context.parameter(.itemId))
+        let rater = try services.access.named(context.parameter(.raterId), caller: caller)
+        let body = removing ? nil
+            : try ReviewTextRule.reply.clean(RequestBody.stringMember("body", of: RequestBody.json(context.request), shape: "{\"body\": \"Thank you!\"}"))
+        let request = ReplyRequest(item: item, rater: rater, body: body, author: author, nowMilliseconds: services.clock.wallMilliseconds())
+        return context.store({ [store] in store.reply(request, completion: $0) }) { outcome in
+            Responses.json(outcome.created ? 201 : 200, in: language) { $0.review(outcome.review, into: &$1) }
+        }
+    }
+
     /// `PUT` and `DELETE /v1/items/{itemId}/reviews/{raterId}/votes/{voterId}`: one vote per
     /// voter per review, replaced by the next, withdrawn by `DELETE` (`helpful` nil).
     func vote(_ context: RequestContext, withdrawing: Bool) throws -> Reply {

@@ -20,8 +20,8 @@ enum APIError: Error, Sendable, Equatable {
     case unauthorized(String?, String)
     /// A valid token that may not act on this resource.
     case forbidden(String)
-    /// A valid token without the scope the operation needs.
-    case insufficientScope(String)
+    /// A valid token without the scope the operation needs; `operation` names it ("Configuring items").
+    case insufficientScope(String, operation: String)
     /// The rater wrote too often; retry after this many seconds.
     case tooManyRequests(retryAfter: Int)
 }

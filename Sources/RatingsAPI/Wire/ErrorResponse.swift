@@ -129,9 +129,9 @@ enum ErrorResponse {
             return response
         case let .forbidden(detail):
             return ProblemDetails(status: 403, type: type("forbidden"), detail: detail).response
-        case let .insufficientScope(scope):
+        case let .insufficientScope(scope, operation):
             var response = ProblemDetails(status: 403, type: type("insufficient-scope"),
-                                          detail: "Configuring items needs a token with the scope \(scope).").response
+                                          detail: "\(operation) needs a token with the scope \(scope).").response
             response.headers.set("www-authenticate", "Bearer realm=\"ratings\", error=\"insufficient_scope\", scope=\"\(scope)\"")
             return response
         case let .tooManyRequests(retryAfter):

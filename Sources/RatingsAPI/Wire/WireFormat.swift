@@ -174,7 +174,16 @@ struct WireFormat {
         json.key("up"); json.integer(review.votes.up)
         json.key("down"); json.integer(review.votes.down)
         json.endObject()
-        json.key("reply"); json.null()
+        json.key("reply")
+        if let reply = review.reply {
+            json.beginObject()
+            json.key("body"); json.string(reply.body)
+            json.key("author"); if let author = reply.author { json.string(author) } else { json.null() }
+            json.key("updatedAt"); Timestamp.withRFC3339(milliseconds: reply.updatedAtMilliseconds) { json.string(utf8: $0) }
+            json.endObject()
+        } else {
+            json.null()
+        }
         json.key("display"); display(review.display, into: &json)
         if let summary { json.key("summary"); self.summary(summary, into: &json) }
         json.endObject()

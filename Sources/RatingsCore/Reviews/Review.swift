@@ -17,9 +17,12 @@ public struct Review: Sendable, Hashable {
     /// The last change of stars or text.
     public let updatedAtMilliseconds: Int64
     public let votes: HelpfulVotes
+    /// The item owner's public answer, if any.
+    public let reply: ReviewReply?
 
     public init(item: ItemID, rater: RaterID, stars: Stars, scale: Scale, title: String?, body: String, language: LanguageTag?,
-                status: ReviewStatus, createdAtMilliseconds: Int64, updatedAtMilliseconds: Int64, votes: HelpfulVotes) {
+                status: ReviewStatus, createdAtMilliseconds: Int64, updatedAtMilliseconds: Int64, votes: HelpfulVotes,
+                reply: ReviewReply? = nil) {
         self.item = item
         self.rater = rater
         self.stars = stars
@@ -31,6 +34,7 @@ public struct Review: Sendable, Hashable {
         self.createdAtMilliseconds = createdAtMilliseconds
         self.updatedAtMilliseconds = updatedAtMilliseconds
         self.votes = votes
+        self.reply = reply
     }
 
     /// How the stars are drawn and announced.
@@ -39,13 +43,34 @@ public struct Review: Sendable, Hashable {
     /// The same review with other stars (changed through either route) at `milliseconds`.
     public func restarred(_ stars: Stars, at milliseconds: Int64) -> Review {
         Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
-               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: milliseconds, votes: votes)
+               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: milliseconds, votes: votes, reply: reply)
     }
 
     /// The same review with other vote counts.
     public func voted(_ votes: HelpfulVotes) -> Review {
         Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
-               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes)
+               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes, reply: reply)
+    }
+
+    /// The same review with another reply (nil for none).
+    public func replied(_ reply: ReviewReply?) -> Review {
+        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
+               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes, reply: reply)
+    }
+}
+
+/// The item owner's one public answer to a review.
+public struct ReviewReply: Sendable, Hashable {
+    /// Cleaned by `ReviewTextRule.reply`.
+    public let body: String
+    /// The replying token's subject; nil where the service runs without tokens.
+    public let author: String?
+    public let updatedAtMilliseconds: Int64
+
+    public init(body: String, author: String?, updatedAtMilliseconds: Int64) {
+        self.body = body
+        self.author = author
+        self.updatedAtMilliseconds = updatedAtMilliseconds
     }
 }
 

@@ -4,11 +4,11 @@ public enum ReviewQueries {
     /// The columns a `Review` is read from, in order, but for the item's scale (`r` is `reviews`).
     public static let columns = """
         r.item_id, r.rater_id, r.stars, r.title, r.body, r.language, r.status, r.created_at_ms, r.updated_at_ms, \
-        r.helpful_up, r.helpful_down
+        r.helpful_up, r.helpful_down, r.reply_body, r.reply_author, r.reply_updated_at_ms
         """
 
     /// How many columns `columns` holds.
-    public static let columnCount = 11
+    public static let columnCount = 14
 
     /// `columns` and the item's scale after them (at `columnCount`), for reads across items.
     public static let columnsWithScale = columns + ", (SELECT max_rating FROM items WHERE items.item_id = r.item_id)"
@@ -23,12 +23,14 @@ public enum ReviewQueries {
     /// tampered with outside the service reads as the standard scale and a hidden status rather
     /// than trapping.
     public static func review(item: String, rater: String, stars: Int, title: String?, body: String, language: String?, status: String,
-                              createdAtMilliseconds: Int, updatedAtMilliseconds: Int, up: Int, down: Int, maxRating: Int) -> Review {
+                              createdAtMilliseconds: Int, updatedAtMilliseconds: Int, up: Int, down: Int,
+                              reply: (body: String?, author: String?, updatedAtMilliseconds: Int), maxRating: Int) -> Review {
         Review(item: ItemID(stored: item), rater: RaterID(stored: rater), stars: Stars(stored: stars),
                scale: (try? Scale(maxRating: maxRating)) ?? .standard, title: title, body: body,
                language: language.map(LanguageTag.init(stored:)), status: ReviewStatus(rawValue: status) ?? .pending,
                createdAtMilliseconds: Int64(createdAtMilliseconds), updatedAtMilliseconds: Int64(updatedAtMilliseconds),
-               votes: HelpfulVotes(up: up, down: down))
+               votes: HelpfulVotes(up: up, down: down),
+               reply: reply.body.map { ReviewReply(body: $0, author: reply.author, updatedAtMilliseconds: Int64(reply.updatedAtMilliseconds)) })
     }
 
     /// The parameters of the page queries; `rawValue` is each one's position, counting from 1.

@@ -28,6 +28,10 @@ public protocol ReviewStore: RatingStore {
     /// and `ReviewError.ownReview`.
     func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>)
 
+    /// Stores, replaces or (with `body` nil) removes the reply to a published review. Fails with
+    /// `ReviewError.reviewNotFound` when there is no published review.
+    func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>)
+
     /// A number that moves whenever an acknowledged write changes anything the item's review
     /// lists show, when the store can vouch for that (its process holds the only writer); nil
     /// otherwise. Taken before a list is read, it says whether that list is still current: for as
@@ -103,6 +107,39 @@ public struct VoteOutcome: Sendable {
     /// True when the voter had no vote on the review before.
     public let created: Bool
     /// The review after the vote.
+    public let review: Review
+
+    public init(created: Bool, review: Review) {
+        self.created = created
+        self.review = review
+    }
+}
+
+/// A reply to store, replace or remove.
+public struct ReplyRequest: Sendable {
+    public let item: ItemID
+    /// The review's author.
+    public let rater: RaterID
+    /// Cleaned by `ReviewTextRule.reply`; nil removes the reply.
+    public let body: String?
+    /// The replying token's subject; nil without tokens.
+    public let author: String?
+    public let nowMilliseconds: Int64
+
+    public init(item: ItemID, rater: RaterID, body: String?, author: String?, nowMilliseconds: Int64) {
+        self.item = item
+        self.rater = rater
+        self.body = body
+        self.author = author
+        self.nowMilliseconds = nowMilliseconds
+    }
+}
+
+/// What a reply changed.
+public struct ReplyOutcome: Sendable {
+    /// True when the review had no reply before.
+    public let created: Bool
+    /// The review after the change.
     public let review: Review
 
     public init(created: Bool, review: Review) {

@@ -19,6 +19,8 @@ public struct ReviewTextRule: Sendable {
 
     /// A review's body: required, 1 to 5,000 scalar values.
     public static let body = ReviewTextRule(field: "body", maxScalars: 5_000, isRequired: true)
+    /// A reply to a review: required, 1 to 5,000 scalar values, as a body.
+    public static let reply = ReviewTextRule(field: "body", maxScalars: 5_000, isRequired: true)
     /// A review's title: optional, at most 100 scalar values.
     public static let title = ReviewTextRule(field: "title", maxScalars: 100, isRequired: false)
 
