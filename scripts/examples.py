@@ -142,6 +142,10 @@ def generate(binary, work):
         tour.run(f"curl -s -X DELETE {URL}/v1/items/dinner-42/ratings/u-18")
         tour.run(f"curl -s '{URL}/v1/display?value=3.3&max=5'")
         tour.run(put("dinner-42", "u-17", 4.5))
+        tour.run(f"curl -s -X PUT {URL}/v1/items/dinner-42/reviews/u-19 -H 'Content-Type: application/json' "
+                 "-d '{\"stars\": 5, \"title\": \"Worth the wait\", \"body\": \"The best risotto in town.\", \"language\": \"en\"}' "
+                 "-o /dev/null -w '%{http_code}\\n'")
+        tour.run(f"curl -s '{URL}/v1/items/dinner-42/reviews?sort=helpful&limit=1'")
         examples["readme-tour"] = tour.text()
         examples["readme-summary"] = ("json", readable(json.loads(tour.run(f"curl -s {URL}/v1/items/dinner-42", record=False))))
 
