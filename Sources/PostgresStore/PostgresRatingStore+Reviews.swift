@@ -75,11 +75,7 @@ extension PostgresRatingStore: ReviewStore {
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
         write(completion) { connection, deadline in
             let key = [request.item.rawValue, request.rater.rawValue]
-            let locked = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
-            guard locked.rowCount > 0, case let review = locked.review(0), review.status == .published else {
-                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-            }
-            guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+            let review = try request.target(Self.lockedReview(key, connection, deadline))
             let found = try connection.query(PostgresSQL.selectVote, key + [request.voter.rawValue], deadline: deadline)
             let old: Bool? = found.rowCount > 0 ? found.bool(0, 0) : nil
             if let helpful = request.helpful {
@@ -87,28 +83,33 @@ extension PostgresRatingStore: ReviewStore {
             } else if old != nil {
                 try connection.query(PostgresSQL.deleteVote, key + [request.voter.rawValue], deadline: deadline)
             }
-            let votes = review.votes.moving(into: request.helpful, outOf: old)
+            let outcome = request.outcome(on: review, replacing: old)
+            let votes = outcome.review.votes
             if votes != review.votes {
                 try connection.query(PostgresSQL.setHelpful, key + [String(votes.up), String(votes.down), String(votes.score.key)],
                                      deadline: deadline)
             }
-            return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
+            return outcome
         }
     }
 
     public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
         write(completion) { connection, deadline in
             let key = [request.item.rawValue, request.rater.rawValue]
-            let locked = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
-            guard locked.rowCount > 0, case let review = locked.review(0), review.status == .published else {
-                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-            }
-            let reply = request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
-            if reply != nil || review.reply != nil {
+            let review = try request.target(Self.lockedReview(key, connection, deadline))
+            let outcome = request.outcome(on: review)
+            let reply = outcome.review.reply
+            if reply != review.reply {
                 try connection.query(PostgresSQL.setReply, key + [reply?.body, reply?.author, reply.map { String($0.updatedAtMilliseconds) }],
                                      deadline: deadline)
             }
-            return ReplyOutcome(created: review.reply == nil && reply != nil, review: review.replied(reply))
+            return outcome
         }
+    }
+
+    /// The review at `key` (item, rater), its row locked until the transaction ends; nil when there is none.
+    private static func lockedReview(_ key: [String], _ connection: PostgresConnection, _ deadline: Double) throws -> Review? {
+        let rows = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
+        return rows.rowCount > 0 ? rows.review(0) : nil
     }
 }

@@ -191,11 +191,10 @@ final class WriteSession {
 
     /// Stores, replaces or removes the reply to a published review.
     func reply(_ request: ReplyRequest) throws -> ReplyOutcome {
-        guard let review = try review(request.item, request.rater), review.status == .published else {
-            throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-        }
-        let reply = request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
-        if reply != nil || review.reply != nil {
+        let review = try request.target(review(request.item, request.rater))
+        let outcome = request.outcome(on: review)
+        let reply = outcome.review.reply
+        if reply != review.reply {
             try setReply.run { () throws(SQLiteError) in
                 try setReply.bind(1, request.item.rawValue)
                 try setReply.bind(2, request.rater.rawValue)
@@ -205,15 +204,12 @@ final class WriteSession {
             }
             changes.reviewLists.insert(request.item)
         }
-        return ReplyOutcome(created: review.reply == nil && reply != nil, review: review.replied(reply))
+        return outcome
     }
 
     /// Stores, replaces or withdraws a vote on a published review of someone else.
     func vote(_ request: VoteRequest) throws -> VoteOutcome {
-        guard let review = try review(request.item, request.rater), review.status == .published else {
-            throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-        }
-        guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+        let review = try request.target(review(request.item, request.rater))
         var old: Bool?
         try selectVote.run(bind: { () throws(SQLiteError) in
             try selectVote.bind(1, request.item.rawValue)
@@ -234,12 +230,12 @@ final class WriteSession {
                 try deleteVote.bind(3, request.voter.rawValue)
             }
         }
-        let votes = review.votes.moving(into: request.helpful, outOf: old)
-        if votes != review.votes {
-            try storeVotes(votes, of: request.item, by: request.rater)
+        let outcome = request.outcome(on: review, replacing: old)
+        if outcome.review.votes != review.votes {
+            try storeVotes(outcome.review.votes, of: request.item, by: request.rater)
             changes.reviewLists.insert(request.item)
         }
-        return VoteOutcome(created: old == nil && request.helpful != nil, review: review.voted(votes))
+        return outcome
     }
 
     /// Checks for a conflict before writing anything, like `submit`.

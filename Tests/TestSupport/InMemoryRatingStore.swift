@@ -243,24 +243,14 @@ public final class InMemoryRatingStore: ReviewStore {
                         completion: @escaping StoreCompletion<RaterReviewPage>) {
         deliver(completion, run { items in
             let all = items.keys.compactMap { Self.review(ItemID(stored: $0), rater, in: items) }
-            let ordered = all.sorted { a, b in
-                a.updatedAtMilliseconds != b.updatedAtMilliseconds ? a.updatedAtMilliseconds > b.updatedAtMilliseconds
-                    : a.item.rawValue.utf8.lexicographicallyPrecedes(b.item.rawValue.utf8)
-            }.filter { review in
-                guard let position else { return true }
-                return review.updatedAtMilliseconds < position.updatedAtMilliseconds
-                    || (review.updatedAtMilliseconds == position.updatedAtMilliseconds
-                        && position.item.rawValue.utf8.lexicographicallyPrecedes(review.item.rawValue.utf8))
-            }
+            let ordered = all.sorted { RaterPagePosition($0).isFollowed(by: $1) }.filter { position?.isFollowed(by: $0) ?? true }
             return RaterReviewPage(cutting: ordered.map { ($0, RaterPagePosition($0)) }, limit: limit)
         })
     }
 
     public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
         deliver(completion, write { items in
-            guard Self.review(request.item, request.rater, in: items)?.status == .published else {
-                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-            }
+            _ = try request.target(Self.review(request.item, request.rater, in: items))
             let old = items[request.item.rawValue]?.reviews[request.rater.rawValue]?.reply
             items[request.item.rawValue]?.reviews[request.rater.rawValue]?.reply =
                 request.body.map { ReviewReply(body: $0, author: request.author, updatedAtMilliseconds: request.nowMilliseconds) }
@@ -271,10 +261,7 @@ public final class InMemoryRatingStore: ReviewStore {
 
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
         deliver(completion, write { items in
-            guard Self.review(request.item, request.rater, in: items)?.status == .published else {
-                throw ReviewError.reviewNotFound(item: request.item, rater: request.rater)
-            }
-            guard request.voter != request.rater else { throw ReviewError.ownReview(rater: request.rater) }
+            _ = try request.target(Self.review(request.item, request.rater, in: items))
             let old = items[request.item.rawValue]?.reviews[request.rater.rawValue]?.votes.updateValue(request.helpful ?? false, forKey: request.voter.rawValue)
             if request.helpful == nil { items[request.item.rawValue]?.reviews[request.rater.rawValue]?.votes.removeValue(forKey: request.voter.rawValue) }
             guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }

@@ -16,9 +16,10 @@ public struct Review: Sendable, Hashable {
     public let createdAtMilliseconds: Int64
     /// The last change of stars or text.
     public let updatedAtMilliseconds: Int64
-    public let votes: HelpfulVotes
+    /// Variable, as the reply: a vote or a reply changes them on an otherwise unchanged review.
+    public var votes: HelpfulVotes
     /// The item owner's public answer, if any.
-    public let reply: ReviewReply?
+    public var reply: ReviewReply?
 
     public init(item: ItemID, rater: RaterID, stars: Stars, scale: Scale, title: String?, body: String, language: LanguageTag?,
                 status: ReviewStatus, createdAtMilliseconds: Int64, updatedAtMilliseconds: Int64, votes: HelpfulVotes,
@@ -39,24 +40,6 @@ public struct Review: Sendable, Hashable {
 
     /// How the stars are drawn and announced.
     public var display: Display { Display(stars, on: scale) }
-
-    /// The same review with other stars (changed through either route) at `milliseconds`.
-    public func restarred(_ stars: Stars, at milliseconds: Int64) -> Review {
-        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
-               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: milliseconds, votes: votes, reply: reply)
-    }
-
-    /// The same review with other vote counts.
-    public func voted(_ votes: HelpfulVotes) -> Review {
-        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
-               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes, reply: reply)
-    }
-
-    /// The same review with another reply (nil for none).
-    public func replied(_ reply: ReviewReply?) -> Review {
-        Review(item: item, rater: rater, stars: stars, scale: scale, title: title, body: body, language: language, status: status,
-               createdAtMilliseconds: createdAtMilliseconds, updatedAtMilliseconds: updatedAtMilliseconds, votes: votes, reply: reply)
-    }
 }
 
 /// The item owner's one public answer to a review.

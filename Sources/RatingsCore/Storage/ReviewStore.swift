@@ -102,6 +102,23 @@ public struct VoteRequest: Sendable {
     }
 }
 
+extension VoteRequest {
+    /// The review the vote goes on, as the rules allow it: one that exists and is published
+    /// (else `reviewNotFound`), not the voter's own (else `ownReview`).
+    public func target(_ review: Review?) throws(ReviewError) -> Review {
+        guard let review, review.status == .published else { throw .reviewNotFound(item: item, rater: rater) }
+        guard voter != rater else { throw .ownReview(rater: rater) }
+        return review
+    }
+
+    /// What the vote makes of `review`, on which the voter's earlier vote was `old` (nil for none).
+    public func outcome(on review: Review, replacing old: Bool?) -> VoteOutcome {
+        var voted = review
+        voted.votes = review.votes.moving(into: helpful, outOf: old)
+        return VoteOutcome(created: old == nil && helpful != nil, review: voted)
+    }
+}
+
 /// What a vote changed.
 public struct VoteOutcome: Sendable {
     /// True when the voter had no vote on the review before.
@@ -132,6 +149,21 @@ public struct ReplyRequest: Sendable {
         self.body = body
         self.author = author
         self.nowMilliseconds = nowMilliseconds
+    }
+}
+
+extension ReplyRequest {
+    /// The review the reply goes on: one that exists and is published (else `reviewNotFound`).
+    public func target(_ review: Review?) throws(ReviewError) -> Review {
+        guard let review, review.status == .published else { throw .reviewNotFound(item: item, rater: rater) }
+        return review
+    }
+
+    /// What the request makes of `review`'s reply.
+    public func outcome(on review: Review) -> ReplyOutcome {
+        var replied = review
+        replied.reply = body.map { ReviewReply(body: $0, author: author, updatedAtMilliseconds: nowMilliseconds) }
+        return ReplyOutcome(created: review.reply == nil && replied.reply != nil, review: replied)
     }
 }
 
