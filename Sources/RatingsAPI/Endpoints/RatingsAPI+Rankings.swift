@@ -7,10 +7,7 @@ extension RatingsAPI {
         let language = try context.language()
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
         let minCount = try context.target.integer("minCount", in: 1...1_000_000_000, default: 1)
-        let position = try cursor(context, .ranking, boundTo: "").map { bytes in
-            guard let position = CursorBytes.rankingPosition(bytes) else { throw Self.badCursor }
-            return position
-        }
+        let position = try cursor(context, .ranking, boundTo: "", decode: CursorBytes.rankingPosition)
         let seal = CursorSeal(secret: store.cursorSecret)
         let settings = configuration.ranking
         return context.store({ [store] in store.topRanked(after: position, limit: limit, minCount: minCount, completion: $0) }) { page in

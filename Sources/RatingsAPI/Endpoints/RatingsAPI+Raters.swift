@@ -8,10 +8,7 @@ extension RatingsAPI {
         let rater = try services.access.account(context.parameter(.raterId), caller: context.identity())
         let language = try context.language()
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
-        let position = try cursor(context, .raterRatings, boundTo: rater.rawValue).map { bytes in
-            guard let position = CursorBytes.raterPosition(bytes) else { throw Self.badCursor }
-            return position
-        }
+        let position = try cursor(context, .raterRatings, boundTo: rater.rawValue, decode: CursorBytes.raterPosition)
         let seal = CursorSeal(secret: store.cursorSecret)
         let defaultScale = configuration.defaultScale
         return context.store({ [store] in store.ratings(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in
@@ -26,10 +23,7 @@ extension RatingsAPI {
         let rater = try services.access.account(context.parameter(.raterId), caller: context.identity())
         let language = try context.language()
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
-        let position = try cursor(context, .raterReviews, boundTo: rater.rawValue).map { bytes in
-            guard let position = CursorBytes.raterPosition(bytes) else { throw Self.badCursor }
-            return position
-        }
+        let position = try cursor(context, .raterReviews, boundTo: rater.rawValue, decode: CursorBytes.raterPosition)
         let seal = CursorSeal(secret: store.cursorSecret)
         let defaultScale = configuration.defaultScale
         return context.store({ [store] in store.reviews(by: rater, after: position, limit: limit, defaultScale: defaultScale, completion: $0) }) { page in

@@ -74,11 +74,8 @@ extension RatingsAPI {
         let filter = ReviewFilter(stars: try Self.starsFilter(context.target.rawQueryValues("stars")), language: try Self.languageFilter(context.target))
         let limit = try context.target.integer("limit", in: Self.pageLimits.range, default: Self.pageLimits.standard)
         let binding = "\(item.rawValue)\n\(sort.rawValue)\n\(filter.canonicalText)"
-        let cursor = try sealedCursor(context, .itemReviews, boundTo: binding)
-        let position = try cursor.map { cursor in
-            guard let position = CursorBytes.reviewPosition(cursor.position) else { throw Self.badCursor }
-            return position
-        }
+        let cursor = try sealedCursor(context, .itemReviews, boundTo: binding, decode: CursorBytes.reviewPosition)
+        let position = cursor?.position
         // The version is taken before the read, so a page kept under it is never newer than it says.
         let version = store.reviewListVersion(of: item)
         let key = ReviewPageRenderings.Key(item: item, query: binding + "\n\(limit)\n" + (cursor?.text ?? ""), language: ObjectIdentifier(language))

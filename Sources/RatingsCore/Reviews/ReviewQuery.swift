@@ -103,8 +103,8 @@ public struct ReviewPage<Position: Sendable & Hashable>: Sendable, Hashable {
     /// The first `limit` of `fetched`, reviews in page order with their positions, of which a
     /// store read up to `limit + 1`: the one past the page is how it knows that another page follows.
     public init(cutting fetched: [(review: Review, position: Position)], limit: Int) {
-        let page = fetched.prefix(limit)
-        self.init(reviews: page.map(\.review), next: fetched.count > limit ? page.last?.position : nil)
+        let (page, next) = cut(fetched, limit: limit) { $0.position }
+        self.init(reviews: page.map(\.review), next: next)
     }
 }
 
@@ -117,5 +117,10 @@ extension RaterPagePosition {
     /// The position of `review` in a rater's reviews.
     public init(_ review: Review) {
         self.init(updatedAtMilliseconds: review.updatedAtMilliseconds, item: review.item)
+    }
+
+    /// Whether `review` comes after this position in a rater's reviews.
+    public func isFollowed(by review: Review) -> Bool {
+        isFollowed(by: RaterPagePosition(review))
     }
 }

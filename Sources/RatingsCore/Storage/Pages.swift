@@ -23,8 +23,13 @@ public struct RaterPagePosition: Sendable, Hashable {
 
     /// Whether `rating` comes after this position in the listing's order.
     public func isFollowed(by rating: Rating) -> Bool {
-        rating.updatedAtMilliseconds < updatedAtMilliseconds
-            || (rating.updatedAtMilliseconds == updatedAtMilliseconds && item.rawValue.utf8.lexicographicallyPrecedes(rating.item.rawValue.utf8))
+        isFollowed(by: RaterPagePosition(updatedAtMilliseconds: rating.updatedAtMilliseconds, item: rating.item))
+    }
+
+    /// Whether `other` comes after this position in the listing's order.
+    public func isFollowed(by other: RaterPagePosition) -> Bool {
+        other.updatedAtMilliseconds < updatedAtMilliseconds
+            || (other.updatedAtMilliseconds == updatedAtMilliseconds && item.rawValue.utf8.lexicographicallyPrecedes(other.item.rawValue.utf8))
     }
 }
 
@@ -42,8 +47,8 @@ public struct RaterPage: Sendable, Hashable {
     /// The first `limit` of `fetched`, ratings in page order of which a store read up to
     /// `limit + 1`: the one past the page is how it knows that another page follows.
     public init(cutting fetched: [Rating], limit: Int) {
-        let page = Array(fetched.prefix(limit))
-        self.init(ratings: page, next: fetched.count > limit ? page.last.map { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) } : nil)
+        let (page, next) = cut(fetched, limit: limit) { RaterPagePosition(updatedAtMilliseconds: $0.updatedAtMilliseconds, item: $0.item) }
+        self.init(ratings: page, next: next)
     }
 }
 
@@ -91,7 +96,15 @@ public struct RankingPage: Sendable, Hashable {
     /// The first `limit` of `fetched`, summaries in ranking order of which a store read up to
     /// `limit + 1`: the one past the page is how it knows that another page follows.
     public init(cutting fetched: [ItemSummary], limit: Int, ranking: RankingSettings) {
-        let page = Array(fetched.prefix(limit))
-        self.init(items: page, next: fetched.count > limit ? page.last.flatMap { RankingPosition($0, ranking) } : nil)
+        let (page, next) = cut(fetched, limit: limit) { RankingPosition($0, ranking) }
+        self.init(items: page, next: next)
     }
+}
+
+/// The first `limit` of `fetched`, entries in page order of which a store read up to `limit + 1`
+/// (the one past the page is how it knows that another page follows), and the position of the
+/// page's last entry when one does: where the next page starts.
+func cut<Entry, Position>(_ fetched: [Entry], limit: Int, position: (Entry) -> Position?) -> (page: [Entry], next: Position?) {
+    let page = Array(fetched.prefix(limit))
+    return (page, fetched.count > limit ? page.last.flatMap(position) : nil)
 }
