@@ -206,6 +206,19 @@ def generate(binary, work):
         replies.run(f"curl -s -X DELETE {URL}/v1/items/soup-7/reviews/u-18/reply -o /dev/null -w '%{{http_code}}\\n'")
         examples["api-replies"] = replies.text()
 
+        moderation = Session(api)
+        flag = f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-18/flags/{{}} -H 'Content-Type: application/json' -d '{{}}'"
+        moderation.run(flag.format("u-19", '{"reason": "spam", "note": "The same text is on every soup."}'))
+        moderation.run(flag.format("u-20", '{"reason": "fake"}') + " -o /dev/null -w '%{http_code}\\n'")
+        moderation.run(flag.format("u-21", '{"reason": "spam"}') + " -o /dev/null -w '%{http_code}\\n'")
+        moderation.run(f"curl -s '{URL}/v1/items/soup-7/reviews' | grep -o '\"raterId\":\"[^\"]*\"'")
+        moderation.run(f"curl -s '{URL}/v1/moderation/queue' | grep -o '\"flags\":{{[^}}]*}}'")
+        moderation.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-18/moderation -H 'Content-Type: application/json' "
+                       "-d '{\"status\": \"published\", \"reason\": \"A real customer; the wording is theirs.\"}'")
+        moderation.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-18/moderation -H 'Content-Type: application/json' "
+                       "-d '{\"status\": \"pending\"}'")
+        examples["api-moderation"] = moderation.text()
+
         raters = Session(api)
         raters.run(f"curl -s '{URL}/v1/raters/u-17/ratings?limit=2'")
         first = json.loads(raters.lines[-1])
@@ -283,6 +296,24 @@ def generate(binary, work):
         tokens.run(put("dinner-42", "u-18", 4) + " -H \"Authorization: Bearer $TOKEN\"")
         tokens.run(f"curl -s -X DELETE {URL}/v1/raters/u-17 -H \"Authorization: Bearer $ADMIN\"")
         examples["api-tokens"] = tokens.text()
+
+    moderated_environment = {"RATINGS_JWT_SECRET": JWT_SECRET, "RATINGS_REVIEW_MODERATION": "pre"}
+    with Server(binary, work, "moderated", moderated_environment) as moderated:
+        staff = Session(moderated, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
+        staff.lines.append(f"$ export RATINGS_JWT_SECRET={JWT_SECRET}   # the server's secret; it runs with RATINGS_REVIEW_MODERATION=pre")
+        for name, arguments in (("TOKEN", "--subject u-17"), ("MODERATOR", "--subject mod-1 --scope ratings:moderate")):
+            command = f"ratings token {arguments}"
+            staff.environment[name] = staff.run(command, record=False).strip()
+            staff.lines.append(f"$ {name}=$({command})")
+        review = (f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17 -H 'Content-Type: application/json' "
+                  "-d '{\"stars\": 5, \"body\": \"Best soup in town.\"}' -H \"Authorization: Bearer $TOKEN\"")
+        staff.run(review + " | grep -o '\"status\":\"[a-z]*\"'")
+        staff.run(f"curl -s {URL}/v1/moderation/queue -H \"Authorization: Bearer $TOKEN\"")
+        staff.run(f"curl -s {URL}/v1/moderation/queue -H \"Authorization: Bearer $MODERATOR\" | grep -o '\"raterId\":\"[^\"]*\"'")
+        staff.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17/moderation -H 'Content-Type: application/json' "
+                  "-d '{\"status\": \"published\"}' -H \"Authorization: Bearer $MODERATOR\"")
+        staff.run(f"curl -s {URL}/metrics | grep -e '^ratings_moderation' -e '^ratings_review_flags'")
+        examples["operations-moderation"] = staff.text()
     return examples
 
 

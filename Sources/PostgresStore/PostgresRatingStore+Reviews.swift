@@ -1,7 +1,8 @@
 public import RatingsCore
 
 /// Reviews and votes on PostgreSQL: every review write locks the item's row first, as rating
-/// writes do, and a vote locks the review's row, so concurrent writes in any process queue.
+/// writes do (and so reads the review's text and status as the last write left them), and a
+/// vote locks the review's row, so concurrent writes in any process queue.
 extension PostgresRatingStore: ReviewStore {
     public func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>) {
         pool.run({ connection, deadline in
@@ -43,17 +44,20 @@ extension PostgresRatingStore: ReviewStore {
                                                        deadline: deadline))
             let stars = try Stars(request.stars, on: item.scale)
             let previous = try Self.stars(request.item, request.rater, connection, deadline)
-            let existed = try connection.query(PostgresSQL.selectReviewStatus, [request.item.rawValue, request.rater.rawValue],
-                                               deadline: deadline).rowCount > 0
+            let key = [request.item.rawValue, request.rater.rawValue]
+            let found = try connection.query(PostgresSQL.selectReview, key, deadline: deadline)
+            let existing = found.rowCount > 0 ? found.review(0) : nil
+            let (status, change) = request.status(replacing: existing)
             try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
                                                             String(request.nowMilliseconds)], deadline: deadline)
-            let stored = try connection.query(PostgresSQL.upsertReview, [
-                request.item.rawValue, request.rater.rawValue, String(stars.count), request.title, request.body,
-                request.language?.description, ReviewStatus.published.rawValue, String(request.nowMilliseconds),
+            let stored = try connection.query(PostgresSQL.upsertReview, key + [
+                String(stars.count), request.title, request.body, request.language?.description, status.rawValue,
+                String(request.nowMilliseconds),
             ], deadline: deadline).review(0)
-            let added = !existed && stored.status == .published ? 1 : 0
-            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: added, connection, deadline)
-            return ReviewWriteOutcome(review: stored, created: !existed, summary: summary)
+            if let change { try Self.append(change, key, connection, deadline) }
+            let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
+            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: published, connection, deadline)
+            return ReviewWriteOutcome(review: stored, created: existing == nil, summary: summary, change: change)
         }
     }
 

@@ -157,14 +157,14 @@ public final class PostgresRatingStore: RatingStore {
 
     /// Runs `body` in a transaction on a pooled connection, again from the start after a
     /// serialization failure or deadlock; the result is delivered once COMMIT has returned.
-    func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
-                                    _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
+    func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>, begin: String = "BEGIN",
+                            _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
         let retries = configuration.maxRetries
         pool.run({ connection, deadline in
             var attempt = 0
             while true {
                 do {
-                    try connection.execute("BEGIN", deadline: deadline)
+                    try connection.execute(begin, deadline: deadline)
                     let value = try body(connection, deadline)
                     try connection.execute("COMMIT", deadline: deadline)
                     return value
@@ -178,6 +178,12 @@ public final class PostgresRatingStore: RatingStore {
                 }
             }
         }, completion: completion)
+    }
+
+    /// Runs the reads of `body` in one snapshot (a read-only REPEATABLE READ transaction).
+    func snapshot<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
+                               _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
+        write(completion, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
     static func stars(_ item: ItemID, _ rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int? {
@@ -220,7 +226,9 @@ public final class PostgresRatingStore: RatingStore {
                 try connection.query(PostgresSQL.setScores, [PostgresSQL.textArray(ids), PostgresSQL.integerArray(highs),
                                                              PostgresSQL.integerArray(lows)], deadline: deadline)
             }
-            return Erasure(ratings: removed, reviews: reviews, votes: votes)
+            let flags = try connection.query(PostgresSQL.deleteFlaggerFlags, [rater.rawValue], deadline: deadline).affectedRows
+            try connection.query(PostgresSQL.deleteAuthorHistory, [rater.rawValue], deadline: deadline)
+            return Erasure(ratings: removed, reviews: reviews, votes: votes, flags: flags)
         }
     }
 

@@ -12,6 +12,9 @@ final class PostgresResult {
 
     var rowCount: Int { Int(PQntuples(handle)) }
 
+    /// Rows an INSERT, UPDATE or DELETE changed (PQcmdTuples); 0 for any other statement.
+    var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
     func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
 
     /// A column as text; "" for NULL or for a row or column that does not exist.

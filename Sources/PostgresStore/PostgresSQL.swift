@@ -67,15 +67,16 @@ enum PostgresSQL {
     /// rewritten under it, so concurrent votes in any process count once each.
     static let lockReview = "SELECT \(ReviewQueries.columnsWithScale) FROM reviews AS r WHERE r.item_id = $1 AND r.rater_id = $2 FOR UPDATE OF r"
 
-    static let selectReviewStatus = "SELECT status FROM reviews WHERE item_id = $1 AND rater_id = $2"
-
-    /// Writes a review's stars and text; a replaced review keeps its creation time, status and
-    /// votes. Returns the review as stored.
+    /// Writes a review's stars, text and status (`$7`); a replaced review keeps its creation
+    /// time and votes, and the time it entered its status unless the status changes. Returns the
+    /// review as stored.
     static let upsertReview = """
-        INSERT INTO reviews AS r (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms)
-        VALUES ($1, $2, $3::smallint, $4, $5, $6, $7, $8::bigint, $8::bigint)
+        INSERT INTO reviews AS r (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms, status_since_ms)
+        VALUES ($1, $2, $3::smallint, $4, $5, $6, $7, $8::bigint, $8::bigint, $8::bigint)
         ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, title = excluded.title, body = excluded.body,
-            language = excluded.language, updated_at_ms = excluded.updated_at_ms
+            language = excluded.language, updated_at_ms = excluded.updated_at_ms,
+            status_since_ms = CASE WHEN r.status = excluded.status THEN r.status_since_ms ELSE excluded.status_since_ms END,
+            status = excluded.status
         RETURNING \(ReviewQueries.columnsWithScale)
         """
 
@@ -223,6 +224,21 @@ enum PostgresSQL {
     static let insertSetting = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING"
 
     static let replaceSetting = "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+
+    // MARK: Moderation (`ModerationQueries`, in this dialect)
+
+    private static let typed: ModerationQueries.Parameter = { position, type in "$\(position)::\(type)" }
+    static let selectFlag = ModerationQueries.selectFlag(typed)
+    static let upsertFlag = ModerationQueries.upsertFlag(typed)
+    static let deleteFlag = ModerationQueries.deleteFlag(typed)
+    static let roundFlagCount = ModerationQueries.roundFlagCount(typed)
+    static let setStatus = ModerationQueries.setStatus(typed)
+    static let appendHistory = ModerationQueries.appendHistory(typed)
+    static let flagCounts = ModerationQueries.flagCounts(typed)
+    static let history = ModerationQueries.history(typed)
+    static let queuePage = ModerationQueries.queuePage(typed)
+    static let deleteFlaggerFlags = ModerationQueries.deleteFlaggerFlags(typed)
+    static let deleteAuthorHistory = ModerationQueries.deleteAuthorHistory(typed)
 
     /// A PostgreSQL array literal of identifiers. Identifiers hold no quote, backslash or comma,
     /// so each can be double-quoted as it is (quoting also keeps an item named NULL a string).

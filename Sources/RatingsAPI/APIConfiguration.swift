@@ -30,6 +30,8 @@ public struct APIConfiguration: Sendable {
     /// How many pages of reviews are kept as answered, for a store that vouches for its lists'
     /// versions (SQLite claiming its file); 0 keeps none. Default 256 (about 5 MB of pages of 20).
     public var reviewPageCache = 256
+    /// When reviews are shown and when flags hide one. Default post-moderation, threshold 3.
+    public var moderation = ModerationPolicy.standard
     /// The clocks; tests substitute their own.
     public var clock: any APIClock = MachineClock()
 

@@ -1,4 +1,5 @@
 import Locking
+import RatingsCore
 
 /// Request counts, latency histograms and rating counters, rendered as Prometheus text
 /// exposition format 0.0.4. Routes are labelled by their pattern (from the route table), never by
@@ -35,6 +36,10 @@ final class APIMetrics: Sendable {
         var reviewsRemoved = 0
         var helpfulVotes = 0
         var unhelpfulVotes = 0
+        /// By `FlagReason.allCases` order.
+        var flags = [Int](repeating: 0, count: FlagReason.allCases.count)
+        var published = 0
+        var rejected = 0
     }
 
     /// Route labels by route index; the last one is `unmatched`.
@@ -82,8 +87,20 @@ final class APIMetrics: Sendable {
     /// Counts a helpfulness vote cast or replaced.
     func reviewVoted(helpful: Bool) { state.withLock { helpful ? ($0.helpfulVotes += 1) : ($0.unhelpfulVotes += 1) } }
 
-    /// The exposition text.
-    func render(openConnections: Int) -> String {
+    /// Counts a flag placed or replaced.
+    func reviewFlagged(_ reason: FlagReason) {
+        let index = FlagReason.allCases.firstIndex(of: reason) ?? 0
+        state.withLock { $0.flags[index] += 1 }
+    }
+
+    /// Counts a moderator's decision.
+    func moderationDecided(_ status: ReviewStatus) {
+        state.withLock { status == .published ? ($0.published += 1) : ($0.rejected += 1) }
+    }
+
+    /// The exposition text; `pendingReviews` nil leaves out the queue's gauge (the store did not
+    /// answer), rather than reporting a number it does not know.
+    func render(openConnections: Int, pendingReviews: Int?) -> String {
         let snapshot = state.withLock { $0 }
         let methodLabel = { (index: Int) in index < APIMetrics.methods.count ? APIMetrics.methods[index] : "other" }
         var out = """
@@ -134,8 +151,28 @@ final class APIMetrics: Sendable {
             # TYPE ratings_review_votes_total counter
             ratings_review_votes_total{helpful="true"} \(snapshot.helpfulVotes)
             ratings_review_votes_total{helpful="false"} \(snapshot.unhelpfulVotes)
+            # HELP ratings_review_flags_total Flags placed or replaced (withdrawals are not counted), by reason.
+            # TYPE ratings_review_flags_total counter
 
             """
+        for (index, reason) in FlagReason.allCases.enumerated() {
+            out += "ratings_review_flags_total{reason=\"\(reason.rawValue)\"} \(snapshot.flags[index])\n"
+        }
+        out += """
+            # HELP ratings_moderation_decisions_total Moderators' decisions, by the status decided (automatic changes are not counted).
+            # TYPE ratings_moderation_decisions_total counter
+            ratings_moderation_decisions_total{status="published"} \(snapshot.published)
+            ratings_moderation_decisions_total{status="rejected"} \(snapshot.rejected)
+
+            """
+        if let pendingReviews {
+            out += """
+                # HELP ratings_moderation_queue Reviews pending a moderator's decision, over every item and every process.
+                # TYPE ratings_moderation_queue gauge
+                ratings_moderation_queue \(pendingReviews)
+
+                """
+        }
         return out
     }
 }

@@ -64,9 +64,6 @@ struct Access: Sendable {
         return id
     }
 
-    /// Whether the API runs without tokens.
-    var isOpen: Bool { verifier == nil }
-
     /// A rater named in a path where anyone may be named (a review's author, say): `me` stands
     /// for the caller, when there is one.
     func named(_ segment: String, caller: RaterIdentity?) throws -> RaterID {
@@ -86,12 +83,35 @@ struct Access: Sendable {
     /// The scope that allows replying to reviews (as the item's owner).
     static let replyScope = "ratings:reply"
 
+    /// The scope that allows moderating reviews and reading ones that are not published.
+    static let moderateScope = "ratings:moderate"
+
     /// Checks that the caller may reply to reviews (`ratings:reply` or `ratings:admin`); the
     /// reply's author is the caller's subject, nil where the API runs open.
     func replier(_ caller: RaterIdentity?) throws -> String? {
+        try holder(of: Self.replyScope, caller, operation: "Replying to reviews")
+    }
+
+    /// Checks that the caller may moderate (`ratings:moderate` or `ratings:admin`); the
+    /// decision's moderator is the caller's subject, nil where the API runs open.
+    func moderator(_ caller: RaterIdentity?, operation: String) throws -> String? {
+        try holder(of: Self.moderateScope, caller, operation: operation)
+    }
+
+    /// Whether the caller may read `author`'s review when it is not published: anyone where the
+    /// API runs open, else its author and moderators.
+    func mayReadUnpublished(of author: RaterID, caller: RaterIdentity?) -> Bool {
+        guard verifier != nil else { return true }
+        guard let caller else { return false }
+        return caller.subject == author.rawValue || caller.scopes.contains(Self.moderateScope) || caller.scopes.contains(Self.adminScope)
+    }
+
+    /// The caller's subject when it holds `scope` or `ratings:admin`; nil where the API runs
+    /// open; 403 naming the scope otherwise.
+    private func holder(of scope: String, _ caller: RaterIdentity?, operation: String) throws -> String? {
         guard verifier != nil else { return nil }
-        guard let caller, caller.scopes.contains(Self.replyScope) || caller.scopes.contains(Self.adminScope) else {
-            throw APIError.insufficientScope(Self.replyScope, operation: "Replying to reviews")
+        guard let caller, caller.scopes.contains(scope) || caller.scopes.contains(Self.adminScope) else {
+            throw APIError.insufficientScope(scope, operation: operation)
         }
         return caller.subject
     }

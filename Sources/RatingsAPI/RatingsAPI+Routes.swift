@@ -26,7 +26,16 @@ extension RatingsAPI {
             .put { try $0.vote($1, withdrawing: false) },
             .delete { try $0.vote($1, withdrawing: true) }
         ),
+        Route("/v1/items/{itemId}/reviews/{raterId}/flags/{flaggerId}",
+            .put { try $0.flag($1, withdrawing: false) },
+            .delete { try $0.flag($1, withdrawing: true) }
+        ),
+        Route("/v1/items/{itemId}/reviews/{raterId}/moderation",
+            .get { try $0.readModeration($1) },
+            .put { try $0.moderate($1) }
+        ),
         Route("/v1/items/{itemId}/reviews", .get { try $0.listReviews($1) }),
+        Route("/v1/moderation/queue", .get { try $0.moderationQueue($1) }),
         Route("/v1/items", .get { try $0.readSummaries($1) }),
         Route("/v1/display", .get { try $0.display($1) }),
         Route("/v1/raters/{raterId}/ratings", .get { try $0.listRatings($1) }),

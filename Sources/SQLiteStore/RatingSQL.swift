@@ -61,12 +61,16 @@ enum RatingSQL {
     /// One review in any status, with its item's scale.
     static let selectReview = "SELECT \(ReviewQueries.columnsWithScale) FROM reviews AS r WHERE r.item_id = ?1 AND r.rater_id = ?2"
 
-    /// Writes a review's stars and text; a replaced review keeps its creation time, status and votes.
+    /// Writes a review's stars, text and status (?7); a replaced review keeps its creation time
+    /// and votes, and the time it entered its status unless the status changes. Unqualified
+    /// columns in DO UPDATE are the row as it was.
     static let upsertReview = """
-        INSERT INTO reviews (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+        INSERT INTO reviews (item_id, rater_id, stars, title, body, language, status, created_at_ms, updated_at_ms, status_since_ms)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8)
         ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, title = excluded.title, body = excluded.body,
-            language = excluded.language, updated_at_ms = excluded.updated_at_ms
+            language = excluded.language, updated_at_ms = excluded.updated_at_ms,
+            status_since_ms = CASE WHEN status = excluded.status THEN status_since_ms ELSE excluded.status_since_ms END,
+            status = excluded.status
         """
 
     /// Gives a review its rating's new stars (?3) at ?4; nothing when there is no review or the

@@ -12,6 +12,7 @@ final class ReadConnection {
     private let selectReview: SQLiteStatement
     private let selectReviewPageBranches: [ReviewSort: [SQLiteStatement]]
     private let selectRaterReviewPage: SQLiteStatement
+    private let moderation: ModerationStatements
     private let transaction: TransactionStatements
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
@@ -32,6 +33,7 @@ final class ReadConnection {
         }
         selectReviewPageBranches = pages
         selectRaterReviewPage = try connection.prepare(RatingSQL.selectRaterReviewPage)
+        moderation = try ModerationStatements(on: connection)
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN")
     }
 
@@ -147,6 +149,20 @@ final class ReadConnection {
         }
         return RaterReviewPage(cutting: reviews.map { ($0, RaterPagePosition($0)) }, limit: limit)
     }
+
+    /// The review's status, flags and history from one snapshot; nil without a review.
+    func moderation(of item: ItemID, by rater: RaterID) throws(SQLiteError) -> ModerationRecord? {
+        try transaction.beginTransaction()
+        defer { try? transaction.commitTransaction() }
+        guard let review = try review(of: item, by: rater) else { return nil }
+        return try moderation.record(item, rater, status: review.status)
+    }
+
+    func moderationQueue(after position: QueuePosition?, limit: Int) throws(SQLiteError) -> ModerationQueuePage {
+        try moderation.queue(after: position, limit: limit)
+    }
+
+    func pendingReviews() throws(SQLiteError) -> Int { try moderation.pendingReviews() }
 
     func ping() throws(SQLiteError) {
         _ = try connection.scalarText("SELECT count(*) FROM schema_migrations")

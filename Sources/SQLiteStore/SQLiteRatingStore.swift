@@ -195,6 +195,26 @@ public final class SQLiteRatingStore: ReviewStore {
     }
 
     /// From the cache's versions, when this process claims the file (and so holds its only writer).
+    public func flag(_ request: FlagRequest, completion: @escaping StoreCompletion<FlagOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.flag($1) }, completion: completion))
+    }
+
+    public func moderate(_ request: ModerationRequest, completion: @escaping StoreCompletion<ModerationOutcome>) {
+        writer.enqueue(WriteJob(request, { try $0.moderate($1) }, completion: completion))
+    }
+
+    public func moderation(of item: ItemID, by rater: RaterID, completion: @escaping StoreCompletion<ModerationRecord?>) {
+        readers.read(completion) { try $0.moderation(of: item, by: rater) }
+    }
+
+    public func moderationQueue(after position: QueuePosition?, limit: Int, completion: @escaping StoreCompletion<ModerationQueuePage>) {
+        readers.read(completion) { try $0.moderationQueue(after: position, limit: limit) }
+    }
+
+    public func pendingReviewCount(completion: @escaping StoreCompletion<Int>) {
+        readers.read(completion) { try $0.pendingReviews() }
+    }
+
     public func reviewListVersion(of item: ItemID) -> UInt64? { cache?.reviewListVersion(of: item) }
 
     public func checkReady(completion: @escaping StoreCompletion<Void>) {

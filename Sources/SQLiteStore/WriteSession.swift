@@ -31,6 +31,7 @@ final class WriteSession {
     private let deleteVoterVotes: SQLiteStatement
     private let selectRaterReviewStatuses: SQLiteStatement
     private let deleteRaterReviews: SQLiteStatement
+    private let moderation: ModerationStatements
     private let ranking: RankingSettings
     /// Rows and review lists changed by the transaction under way, for the cache once it
     /// commits. Keyed by the item, whose hash was computed once when the request was read: a key
@@ -64,6 +65,7 @@ final class WriteSession {
         deleteVoterVotes = try connection.prepare(RatingSQL.deleteVoterVotes)
         selectRaterReviewStatuses = try connection.prepare(RatingSQL.selectRaterReviewStatuses)
         deleteRaterReviews = try connection.prepare(RatingSQL.deleteRaterReviews)
+        moderation = try ModerationStatements(on: connection)
     }
 
     /// Copies every frame of the WAL into the database file and truncates the WAL to nothing;
@@ -135,6 +137,8 @@ final class WriteSession {
             }
         })
         try deleteRaterReviews.run { () throws(SQLiteError) in try deleteRaterReviews.bind(1, rater.rawValue) }
+        try moderation.removeHistory(ofReviewsBy: rater)
+        let flags = try moderation.removeFlags(placedBy: rater)
 
         var ratings: [(item: ItemID, stars: Int)] = []
         try selectRaterRatings.run(bind: { () throws(SQLiteError) in try selectRaterRatings.bind(1, rater.rawValue) },
@@ -144,15 +148,16 @@ final class WriteSession {
             _ = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0))
         }
         try deleteRaterRatings.run { () throws(SQLiteError) in try deleteRaterRatings.bind(1, rater.rawValue) }
-        return Erasure(ratings: ratings.count, reviews: reviews, votes: votes.count)
+        return Erasure(ratings: ratings.count, reviews: reviews, votes: votes.count, flags: flags)
     }
 
-    /// Writes the rating and the review; validates before writing anything, like `submit`.
+    /// Writes the rating and the review; validates before writing anything, like `submit`. The
+    /// status follows the request's policy, and a change it makes goes into the history.
     func writeReview(_ request: ReviewWriteRequest) throws -> ReviewWriteOutcome {
         let (row, scale, stars) = try itemToRate(request.item, stars: request.stars, defaultScale: request.defaultScale)
         let previous = try storedStars(request.item, request.rater)
         let existing = previous == nil ? nil : try review(request.item, request.rater)
-        let status = existing?.status ?? .published
+        let (status, change) = request.status(replacing: existing)
         try upsert(request.item, request.rater, stars, at: request.nowMilliseconds)
         try upsertReview.run { () throws(SQLiteError) in
             try upsertReview.bind(1, request.item.rawValue)
@@ -164,15 +169,47 @@ final class WriteSession {
             try upsertReview.bind(7, status.rawValue)
             try upsertReview.bind(8, Int(request.nowMilliseconds))
         }
+        if let change { try moderation.append(change, to: request.item, request.rater) }
         changes.reviewLists.insert(request.item)
-        let added = existing == nil && status == .published ? 1 : 0
+        let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
-                               reviews: added)
+                               reviews: published)
         let review = Review(item: request.item, rater: request.rater, stars: stars, scale: scale, title: request.title, body: request.body,
                             language: request.language, status: status,
                             createdAtMilliseconds: existing?.createdAtMilliseconds ?? request.nowMilliseconds,
-                            updatedAtMilliseconds: request.nowMilliseconds, votes: existing?.votes ?? .none)
-        return ReviewWriteOutcome(review: review, created: existing == nil, summary: summary)
+                            updatedAtMilliseconds: request.nowMilliseconds, votes: existing?.votes ?? .none, reply: existing?.reply)
+        return ReviewWriteOutcome(review: review, created: existing == nil, summary: summary, change: change)
+    }
+
+    /// Places, replaces or withdraws a flag; a flag that reaches the threshold makes the review
+    /// pending here, in the flag's transaction (the writer runs one write at a time, so exactly
+    /// one flag crosses it).
+    func flag(_ request: FlagRequest) throws -> FlagOutcome {
+        let existing = try review(request.item, request.rater)
+        let hadFlag = try existing != nil && moderation.hasFlag(request.item, request.rater, by: request.flagger)
+        var review = try request.target(existing, flaggerHasFlag: hadFlag)
+        try moderation.store(request)
+        var change: ModerationEntry?
+        if request.reason != nil {
+            let round = try moderation.roundFlags(request.item, request.rater)
+            change = request.policy.flagsCrossing(review.status, flagsThisRound: round, at: request.nowMilliseconds)
+        }
+        if let change {
+            try moderation.apply(change, to: request.item, request.rater, decided: false)
+            try movePublished(request.item, by: review.status.publishedChange(to: change.status))
+            review.status = change.status
+        }
+        return FlagOutcome(created: !hadFlag && request.reason != nil, review: review, change: change)
+    }
+
+    /// Records a moderator's decision and sets the status it names.
+    func moderate(_ request: ModerationRequest) throws -> ModerationOutcome {
+        guard var review = try review(request.item, request.rater) else { throw ReviewError.reviewNotFound(item: request.item, rater: request.rater) }
+        let entry = request.entry(from: review.status)
+        try moderation.apply(entry, to: request.item, request.rater, decided: true)
+        try movePublished(request.item, by: review.status.publishedChange(to: entry.status))
+        review.status = entry.status
+        return ModerationOutcome(record: try moderation.record(request.item, request.rater, status: entry.status), review: review)
     }
 
     /// Removes the review and its votes, keeping the rating.
@@ -323,6 +360,13 @@ final class WriteSession {
             try deleteReview.bind(2, rater.rawValue)
         }
         return status
+    }
+
+    /// Adds `delta` published reviews to the item's `reviewCount`, and marks its lists changed.
+    private func movePublished(_ item: ItemID, by delta: Int) throws(SQLiteError) {
+        guard delta != 0, let row = try self.item(item) else { return }
+        _ = try move(item, from: row, into: nil, outOf: nil, reviews: delta)
+        changes.reviewLists.insert(item)
     }
 
     /// Stores a review's vote counts with the helpful key computed from them.

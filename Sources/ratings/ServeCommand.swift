@@ -13,6 +13,7 @@ struct ServeSettings {
     var logFormat: LogFormat
     var ranking: RankingSettings
     var reviewPageCache: Int
+    var moderation: ModerationPolicy
     var security: Security
 
     init(_ options: Options) throws {
@@ -37,6 +38,8 @@ struct ServeSettings {
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         reviewPageCache = try options.integer("review-page-cache")
+        moderation = ModerationPolicy(mode: ModerationMode(rawValue: try options.choice("review-moderation")) ?? .post,
+                                      flagThreshold: try options.integer("review-flag-threshold"))
         security = try Security(options)
     }
 }
@@ -106,6 +109,7 @@ enum ServeCommand {
         apiConfiguration.logFormat = settings.logFormat
         apiConfiguration.ranking = settings.ranking
         apiConfiguration.reviewPageCache = settings.reviewPageCache
+        apiConfiguration.moderation = settings.moderation
         // The API formats its lines itself, with the request id.
         apiConfiguration.errorLog = { errors.writeFormatted($0) }
         apiConfiguration.errorLogThrottle = errors.throttle

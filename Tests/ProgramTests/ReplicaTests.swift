@@ -140,6 +140,38 @@ struct ReplicaTests {
         #expect(stored == HelpfulScore(up: 160, down: 80).key)
     }
 
+    @Test("flags past the threshold through three replicas at once: each review made pending exactly once, reviewCount moved once")
+    func flagThresholdAcrossReplicas() throws {
+        let directory = try TemporaryDirectory("ratings-replicas")
+        defer { directory.remove() }
+        let replicas = try Replicas(uri: try PostgresCluster.shared().freshDatabaseURI(), count: 3, directory: directory)
+        defer { replicas.stop() }
+        let authors = (0..<4).map { "author-\($0)" }
+        for (index, author) in (authors + ["control"]).enumerated() {
+            #expect(try replicas.request(index % 3, "PUT", "/v1/items/soup/reviews/\(author)", json: #"{"stars": 4, "body": "Broth."}"#).status == 201)
+        }
+        // Twelve flaggers on each of the four reviews, all at once, spread over the replicas.
+        let statuses = concurrently(48) { index -> Int in
+            let path = "/v1/items/soup/reviews/\(authors[index % 4])/flags/f-\(index)"
+            return (try? replicas.request(index % 3, "PUT", path, json: #"{"reason": "spam"}"#).status) ?? -1
+        }
+        for (review, author) in authors.enumerated() {
+            let answers = stride(from: review, to: 48, by: 4).map { statuses[$0] }
+            // The threshold's three flags are taken; every later one finds the review pending, hidden from its flagger.
+            #expect(answers.filter { $0 == 201 }.count == 3 && answers.filter { $0 == 404 }.count == 9, "\(author): \(answers)")
+            for replica in 0..<3 {
+                let record = object(try replicas.request(replica, "GET", "/v1/items/soup/reviews/\(author)/moderation"))
+                let history = record["history"] as? [[String: Any]] ?? []
+                #expect(record["status"] as? String == "pending" && history.count == 1 && history.first?["reason"] as? String == "flags")
+                #expect((record["flags"] as? [String: Int])?["spam"] == 3)
+            }
+        }
+        let summary = object(try replicas.request(1, "GET", "/v1/items/soup"))
+        #expect(summary["count"] as? Int == 5 && summary["reviewCount"] as? Int == 1)
+        let queue = object(try replicas.request(2, "GET", "/v1/moderation/queue"))
+        #expect((queue["reviews"] as? [[String: Any]])?.compactMap { $0["raterId"] as? String }.sorted() == authors)
+    }
+
     @Test("while PostgreSQL is down: healthz 200, readyz and every request 503 within 5 s; back up, the replicas recover alone; kill -9 of one leaves the rest serving")
     func outageAndRecovery() throws {
         let directory = try TemporaryDirectory("ratings-outage")

@@ -7,8 +7,7 @@ private let secret = "a-shared-secret-of-at-least-32-bytes!"
 private let now = Int(ManualClock().wallMilliseconds() / 1000)
 
 private func bearer(_ subject: String, scope: String? = nil) -> [String: String] {
-    let scopeClaim = scope.map { ",\"scope\":\"\($0)\"" } ?? ""
-    return ["Authorization": "Bearer " + TestTokens.hs256(secret: secret, claims: "{\"sub\":\"\(subject)\",\"exp\":\(now + 300)\(scopeClaim)}")]
+    TestTokens.bearer(subject, scope: scope, secret: secret, nowSeconds: now)
 }
 
 private func put(_ service: APIHarness, _ item: String, _ rater: String, _ stars: Int, headers: [String: String] = [:]) {
@@ -106,8 +105,8 @@ struct RaterEndpointTests {
             for item in 0..<12 { put(service, "item-\(item)", "u-17", 5) }
             put(service, "item-0", "u-18", 1)
             let first = service.request("DELETE", "/v1/raters/u-17")
-            #expect(first.status == 200 && first.text == #"{"raterId":"u-17","cleared":12,"reviews":0,"votes":0}"#)
-            #expect(service.request("DELETE", "/v1/raters/u-17").text == #"{"raterId":"u-17","cleared":0,"reviews":0,"votes":0}"#)
+            #expect(first.status == 200 && first.text == #"{"raterId":"u-17","cleared":12,"reviews":0,"votes":0,"flags":0}"#)
+            #expect(service.request("DELETE", "/v1/raters/u-17").text == #"{"raterId":"u-17","cleared":0,"reviews":0,"votes":0,"flags":0}"#)
             #expect(object(service.request("GET", "/v1/items/item-0"))["count"] as? Int == 1)
             #expect(object(service.request("GET", "/v1/items/item-5"))["count"] as? Int == 0)
             #expect(service.request("GET", "/v1/items/item-0/ratings/u-17").status == 404)
@@ -129,7 +128,7 @@ struct RaterEndpointTests {
             #expect(service.request("DELETE", "/v1/raters/u-17", headers: bearer("u-99")).status == 403)
             #expect(service.request("DELETE", "/v1/raters/u-17").status == 401)
             let erased = service.request("DELETE", "/v1/raters/me", headers: bearer("u-17"))
-            #expect(erased.status == 200 && erased.text == #"{"raterId":"u-17","cleared":1,"reviews":0,"votes":0}"#)
+            #expect(erased.status == 200 && erased.text == #"{"raterId":"u-17","cleared":1,"reviews":0,"votes":0,"flags":0}"#)
             #expect(service.request("DELETE", "/v1/raters/u-17", headers: bearer("ops", scope: "ratings:admin")).status == 200)
         }
     }

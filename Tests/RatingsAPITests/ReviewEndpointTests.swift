@@ -7,8 +7,7 @@ private let secret = "a-shared-secret-of-at-least-32-bytes!"
 private let now = Int(ManualClock().wallMilliseconds() / 1000)
 
 private func bearer(_ subject: String, scope: String? = nil) -> [String: String] {
-    let scopeClaim = scope.map { ",\"scope\":\"\($0)\"" } ?? ""
-    return ["Authorization": "Bearer " + TestTokens.hs256(secret: secret, claims: "{\"sub\":\"\(subject)\",\"exp\":\(now + 300)\(scopeClaim)}")]
+    TestTokens.bearer(subject, scope: scope, secret: secret, nowSeconds: now)
 }
 
 /// A JSON string literal of `text` (quotes and backslashes escaped; control characters as \u escapes).
@@ -237,7 +236,7 @@ struct ReviewEndpointTests {
             } while cursor != nil && seen.count < 10
             #expect(seen == ["item-4", "item-3", "item-2", "item-1", "item-0"])
             let erased = service.request("DELETE", "/v1/raters/u-17")
-            #expect(erased.text == #"{"raterId":"u-17","cleared":5,"reviews":5,"votes":1}"#)
+            #expect(erased.text == #"{"raterId":"u-17","cleared":5,"reviews":5,"votes":1,"flags":0}"#)
             let kept = object(service.request("GET", "/v1/items/item-0/reviews/u-2"))
             #expect((kept["helpful"] as? [String: Int]) == ["up": 0, "down": 0])
             #expect(object(service.request("GET", "/v1/items/item-0"))["reviewCount"] as? Int == 1)

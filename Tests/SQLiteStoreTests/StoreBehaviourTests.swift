@@ -98,7 +98,7 @@ struct ReviewListVersionTests {
         _ = try await store.submit(SubmitRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, defaultScale: five, nowMilliseconds: 1))
         try expectKept("a rating without a review")
         _ = try await store.writeReview(ReviewWriteRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, title: nil, body: "x",
-                                                           language: nil, defaultScale: five, nowMilliseconds: 2))
+                                                           language: nil, defaultScale: five, policy: .standard, nowMilliseconds: 2))
         try expectMoved("a review")
         _ = try await store.submit(SubmitRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, defaultScale: five, nowMilliseconds: 3))
         try expectKept("the same stars again")
@@ -111,7 +111,7 @@ struct ReviewListVersionTests {
         _ = try await store.removeReview(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
         try expectMoved("removing the review")
         _ = try await store.writeReview(ReviewWriteRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, title: nil, body: "y",
-                                                           language: nil, defaultScale: five, nowMilliseconds: 5))
+                                                           language: nil, defaultScale: five, policy: .standard, nowMilliseconds: 5))
         try expectMoved("a second review")
         _ = try await store.clear(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
         try expectMoved("clearing the reviewed rating")

@@ -12,7 +12,7 @@ private func write(_ store: any ReviewStore, _ itemName: String, _ raterName: St
                    title: String? = nil, language: String? = nil, at time: Int64 = 1) async throws -> ReviewWriteOutcome {
     try await store.writeReview(ReviewWriteRequest(item: item(itemName), rater: rater(raterName), stars: stars, title: title, body: body,
                                                    language: try language.map { try LanguageTag($0) }, defaultScale: five,
-                                                   nowMilliseconds: time))
+                                                   policy: .standard, nowMilliseconds: time))
 }
 
 @discardableResult
@@ -208,7 +208,7 @@ struct ReviewContractTests {
             try await vote(store, "a", "staying", "other", false)
             try await vote(store, "a", "leaving", "staying", true)
             let erased = try await store.erase(rater("leaving"))
-            #expect(erased == Erasure(ratings: 3, reviews: 2, votes: 1))
+            #expect(erased == Erasure(ratings: 3, reviews: 2, votes: 1, flags: 0))
             let a = try await store.summary(of: item("a"), defaultScale: five)
             #expect(a.count == 1 && a.reviewCount == 1)
             #expect(try await store.summary(of: item("b"), defaultScale: five).reviewCount == 0)
@@ -218,7 +218,7 @@ struct ReviewContractTests {
             try await write(store, "a", "second", 4, at: 0)
             let helpful = try await store.reviews(of: item("a"), sort: .helpful, limit: 5)
             #expect(helpful.reviews.map(\.rater.rawValue) == ["staying", "second"])
-            #expect(try await store.erase(rater("leaving")) == Erasure(ratings: 0, reviews: 0, votes: 0))
+            #expect(try await store.erase(rater("leaving")) == Erasure(ratings: 0, reviews: 0, votes: 0, flags: 0))
         }
     }
 

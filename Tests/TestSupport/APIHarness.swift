@@ -36,7 +36,8 @@ public final class APIHarness: Sendable {
 
     public init(store: any ReviewStore = InMemoryRatingStore(), defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
                 writeLimiter: WriteRateLimiter? = nil, logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
-                transport: Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in }) throws {
+                moderation: ModerationPolicy = .standard, transport: Transport = .direct,
+                configureServer: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.store = store
         self.clock = clock
         var configuration = APIConfiguration(languages: try LanguageCatalog.bundled())
@@ -45,6 +46,7 @@ public final class APIHarness: Sendable {
         configuration.writeLimiter = writeLimiter
         configuration.logFormat = logFormat
         configuration.clock = clock
+        configuration.moderation = moderation
         let errors = self.errors
         configuration.errorLog = { line in errors.withLock { $0.append(line) } }
         // Only a server that will run gets a test server's settings (and its /dev/null descriptor).
@@ -126,13 +128,14 @@ public final class APIHarness: Sendable {
 /// settings), then stops its server and removes the store.
 public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any ReviewStore)? = nil, storeOptions: TestEngine.Options = .init(),
                        defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil, writeLimiter: WriteRateLimiter? = nil,
-                       logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
+                       logFormat: LogFormat = .text, clock: ManualClock = ManualClock(), moderation: ModerationPolicy = .standard,
                        over transport: APIHarness.Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in },
                        _ body: (APIHarness) async throws -> T) async throws -> T {
     let (store, remove) = try given.map { ($0, {}) } ?? engine.makeStore(storeOptions)
     defer { remove() }
     let harness = try APIHarness(store: store, defaultMaxRating: defaultMaxRating, verifier: verifier, writeLimiter: writeLimiter,
-                                 logFormat: logFormat, clock: clock, transport: transport, configureServer: configureServer)
+                                 logFormat: logFormat, clock: clock, moderation: moderation, transport: transport,
+                                 configureServer: configureServer)
     defer { harness.stop() }
     return try await body(harness)
 }

@@ -14,6 +14,15 @@ public final class InMemoryRatingStore: ReviewStore {
         var isScaleExplicit: Bool
         var ratings: [String: (stars: Int, updatedAt: Int64)] = [:]
         var reviews: [String: StoredReview] = [:]
+        /// Each author's review history, kept when the review is removed.
+        var history: [String: [ModerationEntry]] = [:]
+    }
+
+    /// A flag as placed: the decisions its review had had then says which round it counts in.
+    private struct StoredFlag {
+        var reason: FlagReason
+        var note: String?
+        let afterDecisions: Int
     }
 
     /// A review's text and votes; its stars are the rating's.
@@ -27,6 +36,9 @@ public final class InMemoryRatingStore: ReviewStore {
         /// Each voter's vote, true for helpful.
         var votes: [String: Bool] = [:]
         var reply: ReviewReply?
+        var statusSince: Int64
+        var decisions = 0
+        var flags: [String: StoredFlag] = [:]
     }
 
     private struct StorageDown: StorageFailure {
@@ -87,15 +99,17 @@ public final class InMemoryRatingStore: ReviewStore {
 
     public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
         deliver(completion, write { items in
-            var removed = 0, reviews = 0, votes = 0
+            var removed = 0, reviews = 0, votes = 0, flags = 0
             for id in items.keys {
                 if items[id]?.ratings.removeValue(forKey: rater.rawValue) != nil { removed += 1 }
                 if items[id]?.reviews.removeValue(forKey: rater.rawValue) != nil { reviews += 1 }
-                for author in items[id]?.reviews.keys.map({ $0 }) ?? [] where items[id]?.reviews[author]?.votes.removeValue(forKey: rater.rawValue) != nil {
-                    votes += 1
+                items[id]?.history[rater.rawValue] = nil
+                for author in items[id]?.reviews.keys.map({ $0 }) ?? [] {
+                    if items[id]?.reviews[author]?.votes.removeValue(forKey: rater.rawValue) != nil { votes += 1 }
+                    if items[id]?.reviews[author]?.flags.removeValue(forKey: rater.rawValue) != nil { flags += 1 }
                 }
             }
-            return Erasure(ratings: removed, reviews: reviews, votes: votes)
+            return Erasure(ratings: removed, reviews: reviews, votes: votes, flags: flags)
         })
     }
 
@@ -211,13 +225,17 @@ public final class InMemoryRatingStore: ReviewStore {
             let stars = try Stars(request.stars, on: item.scale)
             item.ratings[request.rater.rawValue] = (stars.count, request.nowMilliseconds)
             let old = item.reviews[request.rater.rawValue]
-            item.reviews[request.rater.rawValue] = StoredReview(
-                title: request.title, body: request.body, language: request.language, status: old?.status ?? .published,
-                createdAt: old?.createdAt ?? request.nowMilliseconds, updatedAt: request.nowMilliseconds, votes: old?.votes ?? [:],
-                reply: old?.reply)
+            let (status, change) = request.status(replacing: Self.review(request.item, request.rater, in: items))
+            var stored = old ?? StoredReview(title: nil, body: "", language: nil, status: status, createdAt: request.nowMilliseconds,
+                                             updatedAt: request.nowMilliseconds, statusSince: request.nowMilliseconds)
+            (stored.title, stored.body, stored.language, stored.updatedAt) = (request.title, request.body, request.language, request.nowMilliseconds)
+            if stored.status != status { (stored.status, stored.statusSince) = (status, request.nowMilliseconds) }
+            item.reviews[request.rater.rawValue] = stored
+            if let change { item.history[request.rater.rawValue, default: []].append(change) }
             items[request.item.rawValue] = item
             guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
-            return ReviewWriteOutcome(review: review, created: old == nil, summary: Self.summary(request.item, item, request.defaultScale))
+            return ReviewWriteOutcome(review: review, created: old == nil, summary: Self.summary(request.item, item, request.defaultScale),
+                                      change: change)
         })
     }
 
@@ -257,6 +275,75 @@ public final class InMemoryRatingStore: ReviewStore {
             guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
             return ReplyOutcome(created: old == nil && request.body != nil, review: review)
         })
+    }
+
+    public func flag(_ request: FlagRequest, completion: @escaping StoreCompletion<FlagOutcome>) {
+        deliver(completion, write { items in
+            let (item, rater, flagger) = (request.item.rawValue, request.rater.rawValue, request.flagger.rawValue)
+            let hadFlag = items[item]?.reviews[rater]?.flags[flagger] != nil
+            _ = try request.target(Self.review(request.item, request.rater, in: items), flaggerHasFlag: hadFlag)
+            guard var stored = items[item]?.reviews[rater] else { throw StorageDown() }
+            if let reason = request.reason {
+                let round = stored.flags[flagger]?.afterDecisions ?? stored.decisions
+                stored.flags[flagger] = StoredFlag(reason: reason, note: request.note, afterDecisions: round)
+            } else {
+                stored.flags[flagger] = nil
+            }
+            let round = stored.flags.values.filter { $0.afterDecisions == stored.decisions }.count
+            let change = request.reason == nil ? nil
+                : request.policy.flagsCrossing(stored.status, flagsThisRound: round, at: request.nowMilliseconds)
+            if let change {
+                (stored.status, stored.statusSince) = (change.status, change.atMilliseconds)
+                items[item]?.history[rater, default: []].append(change)
+            }
+            items[item]?.reviews[rater] = stored
+            guard let review = Self.review(request.item, request.rater, in: items) else { throw StorageDown() }
+            return FlagOutcome(created: !hadFlag && request.reason != nil, review: review, change: change)
+        })
+    }
+
+    public func moderate(_ request: ModerationRequest, completion: @escaping StoreCompletion<ModerationOutcome>) {
+        deliver(completion, write { items in
+            let (item, rater) = (request.item.rawValue, request.rater.rawValue)
+            guard var stored = items[item]?.reviews[rater] else { throw ReviewError.reviewNotFound(item: request.item, rater: request.rater) }
+            let entry = request.entry(from: stored.status)
+            if stored.status != entry.status { (stored.status, stored.statusSince) = (entry.status, entry.atMilliseconds) }
+            stored.decisions += 1
+            items[item]?.reviews[rater] = stored
+            items[item]?.history[rater, default: []].append(entry)
+            guard let review = Self.review(request.item, request.rater, in: items),
+                  let record = Self.record(request.item, request.rater, in: items) else { throw StorageDown() }
+            return ModerationOutcome(record: record, review: review)
+        })
+    }
+
+    public func moderation(of item: ItemID, by rater: RaterID, completion: @escaping StoreCompletion<ModerationRecord?>) {
+        deliver(completion, run { items in Self.record(item, rater, in: items) })
+    }
+
+    public func moderationQueue(after position: QueuePosition?, limit: Int, completion: @escaping StoreCompletion<ModerationQueuePage>) {
+        deliver(completion, run { items in
+            let queued = items.flatMap { id, item in
+                item.reviews.compactMap { rater, stored -> QueuedReview? in
+                    guard stored.status == .pending, let review = Self.review(ItemID(stored: id), RaterID(stored: rater), in: items) else { return nil }
+                    return QueuedReview(review: review, flags: FlagCounts(stored.flags.values.map { ($0.reason.rawValue, 1) }),
+                                        pendingSinceMilliseconds: stored.statusSince)
+                }
+            }
+            let ordered = queued.sorted { $0.position.isFollowed(by: $1.position) }
+                .filter { position?.isFollowed(by: $0.position) ?? true }
+            return ModerationQueuePage(cutting: ordered, limit: limit)
+        })
+    }
+
+    public func pendingReviewCount(completion: @escaping StoreCompletion<Int>) {
+        deliver(completion, run { items in items.values.reduce(0) { $0 + $1.reviews.values.filter { $0.status == .pending }.count } })
+    }
+
+    private static func record(_ item: ItemID, _ rater: RaterID, in items: [String: Item]) -> ModerationRecord? {
+        guard let stored = items[item.rawValue]?.reviews[rater.rawValue] else { return nil }
+        return ModerationRecord(status: stored.status, flags: FlagCounts(stored.flags.values.map { ($0.reason.rawValue, 1) }),
+                                history: items[item.rawValue]?.history[rater.rawValue] ?? [])
     }
 
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {

@@ -93,4 +93,26 @@ extension ReviewStore {
     public func vote(_ request: VoteRequest) async throws -> VoteOutcome {
         try await withCheckedThrowingContinuation { continuation in vote(request) { continuation.resume(with: $0) } }
     }
+
+    public func flag(_ request: FlagRequest) async throws -> FlagOutcome {
+        try await withCheckedThrowingContinuation { continuation in flag(request) { continuation.resume(with: $0) } }
+    }
+
+    public func moderate(_ request: ModerationRequest) async throws -> ModerationOutcome {
+        try await withCheckedThrowingContinuation { continuation in moderate(request) { continuation.resume(with: $0) } }
+    }
+
+    public func moderation(of item: ItemID, by rater: RaterID) async throws -> ModerationRecord? {
+        try await withCheckedThrowingContinuation { continuation in moderation(of: item, by: rater) { continuation.resume(with: $0) } }
+    }
+
+    public func moderationQueue(after position: QueuePosition?, limit: Int) async throws -> ModerationQueuePage {
+        try await withCheckedThrowingContinuation { continuation in
+            moderationQueue(after: position, limit: limit) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func pendingReviewCount() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in pendingReviewCount { continuation.resume(with: $0) } }
+    }
 }

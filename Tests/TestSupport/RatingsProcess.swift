@@ -94,8 +94,8 @@ public final class RatingsServer: Sendable {
     }
 
     /// The JSON object answering `method path`.
-    public func object(_ method: String, _ path: String) throws -> [String: Any] {
-        TestSupport.object(try request(method, path))
+    public func object(_ method: String, _ path: String, headers: [String: String] = [:]) throws -> [String: Any] {
+        TestSupport.object(try request(method, path, headers: headers))
     }
 
     /// `text` sent as it is (`\n` becomes CRLF) on a fresh connection, and its response.

@@ -14,6 +14,13 @@ public enum TestTokens {
     }
 
     /// An HS256 token over `claims` (a JSON object text).
+    /// An `Authorization` field with an HS256 token for `subject` (and `scope`), valid for five
+    /// minutes from `nowSeconds`.
+    public static func bearer(_ subject: String, scope: String? = nil, secret: String, nowSeconds: Int) -> [String: String] {
+        let scopeClaim = scope.map { ",\"scope\":\"\($0)\"" } ?? ""
+        return ["Authorization": "Bearer " + hs256(secret: secret, claims: "{\"sub\":\"\(subject)\",\"exp\":\(nowSeconds + 300)\(scopeClaim)}")]
+    }
+
     public static func hs256(secret: String, claims: String, header: String = #"{"alg":"HS256","typ":"JWT"}"#) -> String {
         HS256Token.sign(header: Array(header.utf8), claims: Array(claims.utf8), secret: Array(secret.utf8))
     }

@@ -17,9 +17,17 @@ extension RatingsAPI {
         }
     }
 
+    /// The exposition; the moderation queue's gauge is counted by the store at each scrape, so it
+    /// holds every process's reviews, and is left out when the store does not answer (the rest
+    /// is this process's own and always answers).
     func exposeMetrics(_ context: RequestContext) throws -> Reply {
-        .now(Responses.text(200, metrics.render(openConnections: configuration.openConnections()),
-                            contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        let openConnections = configuration.openConnections()
+        return context.store({ [store] completion in
+            store.pendingReviewCount { result in completion(.success(try? result.get())) }
+        }) { [metrics] (pending: Int?) in
+            Responses.text(200, metrics.render(openConnections: openConnections, pendingReviews: pending),
+                           contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
     }
 
     func openAPI(_ context: RequestContext) throws -> Reply {

@@ -8,14 +8,14 @@ extension RatingsAPI {
     /// What a review body looks like, for the details of a body of the wrong shape.
     static let reviewShape = "{\"stars\": 4, \"title\": \"…\", \"body\": \"…\", \"language\": \"en\"}"
 
-    /// `GET /v1/items/{itemId}/reviews/{raterId}`: the review in any status to its author (and,
-    /// without tokens, to anyone who names it); only a published one to everyone else.
+    /// `GET /v1/items/{itemId}/reviews/{raterId}`: the review in any status to its author and to
+    /// moderators (without tokens, to anyone who names it); only a published one to everyone else.
     func readReview(_ context: RequestContext) throws -> Reply {
         let language = try context.language()
         let item = try ItemID(context.parameter(.itemId))
         let caller = try context.identityIfGiven()
         let rater = try services.access.named(context.parameter(.raterId), caller: caller)
-        let mayReadUnpublished = services.access.isOpen || caller?.subject == rater.rawValue
+        let mayReadUnpublished = services.access.mayReadUnpublished(of: rater, caller: caller)
         let defaultScale = configuration.defaultScale
         return context.store({ [store] in store.review(of: item, by: rater, defaultScale: defaultScale, completion: $0) }) { review in
             guard let review, review.status == .published || mayReadUnpublished else { throw ReviewError.reviewNotFound(item: item, rater: rater) }
@@ -40,7 +40,8 @@ extension RatingsAPI {
         switch RequestBody.integerMember("stars", of: body) {
         case .integer(let stars):
             let request = ReviewWriteRequest(item: item, rater: rater, stars: stars, title: title, body: text, language: tag,
-                                             defaultScale: defaultScale, nowMilliseconds: services.clock.wallMilliseconds())
+                                             defaultScale: defaultScale, policy: configuration.moderation,
+                                             nowMilliseconds: services.clock.wallMilliseconds())
             return context.store({ [store] in store.writeReview(request, completion: $0) }) { [metrics] outcome in
                 metrics.reviewsWritten()
                 return Responses.json(outcome.created ? 201 : 200, in: language) { $0.review(outcome.review, summary: outcome.summary, into: &$1) }

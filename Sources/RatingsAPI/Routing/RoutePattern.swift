@@ -3,7 +3,7 @@ import HTTP1
 /// The names a path parameter may have: an endpoint asks for one of these, so a misspelt name
 /// does not compile, and a pattern naming anything else stops the API at start-up.
 enum PathParameter: String, CaseIterable, Sendable {
-    case itemId, raterId, voterId
+    case itemId, raterId, voterId, flaggerId
 }
 
 /// A path pattern such as `/v1/items/{itemId}`: literal segments and named parameters. The

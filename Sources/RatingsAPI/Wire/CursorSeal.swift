@@ -13,6 +13,7 @@ struct CursorSeal: Sendable {
         case ranking = 2
         case raterReviews = 3
         case itemReviews = 4
+        case moderationQueue = 5
     }
 
     private static let tagLength = 16
@@ -66,6 +67,20 @@ enum CursorBytes {
         guard bytes.count > 16, let rater = String(validating: bytes[16...], as: UTF8.self) else { return nil }
         return ReviewPosition(key: Int64(readInteger(bytes[0..<8])), createdAtMilliseconds: Int64(readInteger(bytes[8..<16])),
                               rater: RaterID(stored: rater))
+    }
+
+    static func queuePosition(_ position: QueuePosition) -> [UInt8] {
+        integer(Int(position.pendingSinceMilliseconds)) + integer(position.item.rawValue.utf8.count) + Array(position.item.rawValue.utf8)
+            + Array(position.rater.rawValue.utf8)
+    }
+
+    static func queuePosition(_ bytes: [UInt8]) -> QueuePosition? {
+        guard bytes.count > 16 else { return nil }
+        let itemLength = readInteger(bytes[8..<16])
+        guard itemLength > 0, itemLength < bytes.count - 16,
+              let item = String(validating: bytes[16..<(16 + itemLength)], as: UTF8.self),
+              let rater = String(validating: bytes[(16 + itemLength)...], as: UTF8.self) else { return nil }
+        return QueuePosition(pendingSinceMilliseconds: Int64(readInteger(bytes[0..<8])), item: ItemID(stored: item), rater: RaterID(stored: rater))
     }
 
     static func rankingPosition(_ position: RankingPosition) -> [UInt8] {

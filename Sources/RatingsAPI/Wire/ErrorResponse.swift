@@ -86,10 +86,10 @@ enum ErrorResponse {
                                   detail: "language \(quoted(given)) is not a BCP 47 tag: \(problem). Write it like en, pt-BR or zh-Hant-TW, or leave it out.")
         case let .reviewNotFound(item, rater):
             return ProblemDetails(status: 404, type: type("review-not-found"),
-                                  detail: "Rater \(rater.rawValue) has no published review of item \(item.rawValue).")
+                                  detail: "Rater \(rater.rawValue) has no review of item \(item.rawValue) that this request can act on: none was written, it was removed, or it is not published (only its author and moderators see it then, and only a published review takes votes, flags and replies).")
         case let .ownReview(rater):
             return ProblemDetails(status: 403, type: type("own-review"),
-                                  detail: "Rater \(rater.rawValue) wrote this review; a rater cannot vote on their own review.")
+                                  detail: "Rater \(rater.rawValue) wrote this review; a rater cannot vote on or flag their own review.")
         }
     }
 

@@ -37,6 +37,15 @@ enum Responses {
         return representation(in: language, body: body, etag: etag(body, language.language.tag))
     }
 
+    /// A JSON representation for GET and HEAD that holds no display, so speaks no language: a
+    /// strong ETag from the exact bytes.
+    static func representation(_ write: (inout JSONWriter) -> Void) -> HTTPResponse {
+        var json = JSONWriter()
+        write(&json)
+        let headers = HTTPHeaders([("content-type", "application/json"), ("etag", etag(json.bytes, ""))])
+        return HTTPResponse(status: 200, headers: headers, body: json.bytes)
+    }
+
     /// A representation whose body and ETag were rendered before (see `SummaryRenderings`).
     static func representation(in language: WireLanguage, body: [UInt8], etag: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: representationHeaders(in: language, etag: etag), body: body)

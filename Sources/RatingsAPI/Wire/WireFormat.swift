@@ -155,11 +155,12 @@ struct WireFormat {
         json.key("cleared"); json.integer(erasure.ratings)
         json.key("reviews"); json.integer(erasure.reviews)
         json.key("votes"); json.integer(erasure.votes)
+        json.key("flags"); json.integer(erasure.flags)
         json.endObject()
     }
 
-    /// A Review; with the item's Summary after a write.
-    func review(_ review: Review, summary: ItemSummary? = nil, into json: inout JSONWriter) {
+    /// A Review; with the item's Summary after a write, with its flags in the moderation queue.
+    func review(_ review: Review, summary: ItemSummary? = nil, flags: FlagCounts? = nil, into json: inout JSONWriter) {
         json.beginObject()
         json.key("itemId"); json.string(review.item.rawValue)
         json.key("raterId"); json.string(review.rater.rawValue)
@@ -186,6 +187,67 @@ struct WireFormat {
         }
         json.key("display"); display(review.display, into: &json)
         if let summary { json.key("summary"); self.summary(summary, into: &json) }
+        if let flags { json.key("flags"); WireFormat.flags(flags, into: &json) }
+        json.endObject()
+    }
+
+    /// Flags by reason: every reason, in a fixed order, 0 where there are none.
+    static func flags(_ flags: FlagCounts, into json: inout JSONWriter) {
+        json.beginObject()
+        for reason in FlagReason.allCases {
+            json.key(memberName(of: reason)); json.integer(flags[reason])
+        }
+        json.endObject()
+    }
+
+    /// A reason as a member name (`FlagReason.rawValue`, as the writer takes names).
+    private static func memberName(of reason: FlagReason) -> StaticString {
+        switch reason {
+        case .spam: "spam"
+        case .offensive: "offensive"
+        case .offTopic: "off-topic"
+        case .personalInformation: "personal-information"
+        case .fake: "fake"
+        case .other: "other"
+        }
+    }
+
+    /// A flag's answer (no display, so no language): `reason` null once withdrawn.
+    static func flag(item: ItemID, rater: RaterID, flagger: RaterID, reason: FlagReason?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("itemId"); json.string(item.rawValue)
+        json.key("raterId"); json.string(rater.rawValue)
+        json.key("flaggerId"); json.string(flagger.rawValue)
+        json.key("reason"); if let reason { json.string(reason.rawValue) } else { json.null() }
+        json.endObject()
+    }
+
+    /// A review's moderation: status, flags by reason, history oldest first.
+    static func moderation(_ record: ModerationRecord, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("status"); json.string(record.status.rawValue)
+        json.key("flags"); flags(record.flags, into: &json)
+        json.key("history"); json.beginArray()
+        for entry in record.history {
+            json.beginObject()
+            json.key("status"); json.string(entry.status.rawValue)
+            json.key("previous"); json.string(entry.previous.rawValue)
+            json.key("reason"); if let reason = entry.reason { json.string(reason) } else { json.null() }
+            json.key("moderator"); if let moderator = entry.moderator { json.string(moderator) } else { json.null() }
+            json.key("at"); Timestamp.withRFC3339(milliseconds: entry.atMilliseconds) { json.string(utf8: $0) }
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+    }
+
+    /// A page of the moderation queue: each Review with its flags, and the next page's cursor.
+    func queuePage(_ page: ModerationQueuePage, nextCursor: String?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("reviews"); json.beginArray()
+        for entry in page.entries { review(entry.review, flags: entry.flags, into: &json) }
+        json.endArray()
+        json.key("nextCursor"); if let nextCursor { json.string(nextCursor) } else { json.null() }
         json.endObject()
     }
 

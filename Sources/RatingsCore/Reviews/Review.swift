@@ -11,7 +11,8 @@ public struct Review: Sendable, Hashable {
     /// Cleaned by `ReviewTextRule.body`.
     public let body: String
     public let language: LanguageTag?
-    public let status: ReviewStatus
+    /// Variable, as the votes: a moderator's decision or flags change it on unchanged text.
+    public var status: ReviewStatus
     /// When the text was first written, kept across edits (milliseconds since the Unix epoch).
     public let createdAtMilliseconds: Int64
     /// The last change of stars or text.
@@ -57,9 +58,15 @@ public struct ReviewReply: Sendable, Hashable {
     }
 }
 
-/// Whether a review's text is shown. Every review is published until moderation exists.
+/// Whether a review's text is shown: only a published one is listed and counted in `reviewCount`.
 public enum ReviewStatus: String, Sendable, Hashable, CaseIterable {
     case published, pending, rejected
+
+    /// How an item's published reviews change when a review in this status moves to `new`
+    /// (nil when it is removed): -1, 0 or 1.
+    public func publishedChange(to new: ReviewStatus?) -> Int {
+        (new == .published ? 1 : 0) - (self == .published ? 1 : 0)
+    }
 }
 
 /// A review's helpfulness votes.

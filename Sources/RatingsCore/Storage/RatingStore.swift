@@ -159,11 +159,14 @@ public struct Erasure: Sendable, Hashable {
     public let reviews: Int
     /// The votes the rater gave on others' reviews.
     public let votes: Int
+    /// The flags the rater placed on others' reviews.
+    public let flags: Int
 
-    public init(ratings: Int, reviews: Int, votes: Int) {
+    public init(ratings: Int, reviews: Int, votes: Int, flags: Int) {
         self.ratings = ratings
         self.reviews = reviews
         self.votes = votes
+        self.flags = flags
     }
 }
 

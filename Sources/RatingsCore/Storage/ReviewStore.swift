@@ -6,11 +6,13 @@ public protocol ReviewStore: RatingStore {
     /// The rater's review of the item in any status, or nil when there is none.
     func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>)
 
-    /// Stores the rating and the text in one transaction, keeping `createdAt`, the status and
-    /// the votes of a review being replaced.
+    /// Stores the rating and the text in one transaction, keeping `createdAt` and the votes of
+    /// a review being replaced; the status follows `ModerationPolicy.statusAfterWrite`, and a
+    /// change it makes is appended to the review's history in the same transaction.
     func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>)
 
-    /// Removes the rater's review of the item with its votes, keeping the rating.
+    /// Removes the rater's review of the item with its reply, votes and flags, keeping the
+    /// rating and the review's moderation history.
     func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>)
 
     /// Up to `limit` of the item's published reviews that pass `filter`, after `position` in
@@ -31,6 +33,26 @@ public protocol ReviewStore: RatingStore {
     /// Stores, replaces or (with `body` nil) removes the reply to a published review. Fails with
     /// `ReviewError.reviewNotFound` when there is no published review.
     func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>)
+
+    /// Places, replaces or (with `reason` nil) withdraws a flag. When flags from distinct flaggers
+    /// since the last decision reach the policy's threshold on a published review, the review
+    /// becomes `pending` in the same transaction (out of the lists and `reviewCount`), with an
+    /// entry in its history: once, however many flags arrive together. Fails with
+    /// `ReviewError.reviewNotFound` and `ReviewError.ownReview` (`FlagRequest.target`).
+    func flag(_ request: FlagRequest, completion: @escaping StoreCompletion<FlagOutcome>)
+
+    /// Records a moderator's decision, sets the status it names, and starts a new round of flags
+    /// toward the threshold. Fails with `ReviewError.reviewNotFound` when there is no review.
+    func moderate(_ request: ModerationRequest, completion: @escaping StoreCompletion<ModerationOutcome>)
+
+    /// The review's status, flags and history; nil when the rater has no review of the item.
+    func moderation(of item: ItemID, by rater: RaterID, completion: @escaping StoreCompletion<ModerationRecord?>)
+
+    /// Up to `limit` pending reviews of every item after `position`, longest waiting first.
+    func moderationQueue(after position: QueuePosition?, limit: Int, completion: @escaping StoreCompletion<ModerationQueuePage>)
+
+    /// How many reviews are pending, over every item.
+    func pendingReviewCount(completion: @escaping StoreCompletion<Int>)
 
     /// A number that moves whenever an acknowledged write changes anything the item's review
     /// lists show, when the store can vouch for that (its process holds the only writer); nil
@@ -55,10 +77,12 @@ public struct ReviewWriteRequest: Sendable {
     public let body: String
     public let language: LanguageTag?
     public let defaultScale: Scale
+    /// Decides the status the write leaves.
+    public let policy: ModerationPolicy
     public let nowMilliseconds: Int64
 
     public init(item: ItemID, rater: RaterID, stars: Int, title: String?, body: String, language: LanguageTag?,
-                defaultScale: Scale, nowMilliseconds: Int64) {
+                defaultScale: Scale, policy: ModerationPolicy, nowMilliseconds: Int64) {
         self.item = item
         self.rater = rater
         self.stars = stars
@@ -66,7 +90,16 @@ public struct ReviewWriteRequest: Sendable {
         self.body = body
         self.language = language
         self.defaultScale = defaultScale
+        self.policy = policy
         self.nowMilliseconds = nowMilliseconds
+    }
+
+    /// The words the request writes, as the status rules compare them.
+    public var text: ReviewText { ReviewText(title: title, body: body, language: language) }
+
+    /// The status the write leaves on `existing` (nil for a new review), and the change it makes.
+    public func status(replacing existing: Review?) -> (status: ReviewStatus, change: ModerationEntry?) {
+        policy.statusAfterWrite(replacing: existing, with: text, at: nowMilliseconds)
     }
 }
 
@@ -77,11 +110,14 @@ public struct ReviewWriteOutcome: Sendable {
     public let created: Bool
     /// The item's summary after the write.
     public let summary: ItemSummary
+    /// The automatic change of status the write made (reason `edited`), if any.
+    public let change: ModerationEntry?
 
-    public init(review: Review, created: Bool, summary: ItemSummary) {
+    public init(review: Review, created: Bool, summary: ItemSummary, change: ModerationEntry? = nil) {
         self.review = review
         self.created = created
         self.summary = summary
+        self.change = change
     }
 }
 

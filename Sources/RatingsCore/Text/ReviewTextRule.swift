@@ -23,6 +23,10 @@ public struct ReviewTextRule: Sendable {
     public static let reply = ReviewTextRule(field: "body", maxScalars: 5_000, isRequired: true)
     /// A review's title: optional, at most 100 scalar values.
     public static let title = ReviewTextRule(field: "title", maxScalars: 100, isRequired: false)
+    /// A flag's optional note.
+    public static let flagNote = ReviewTextRule(field: "note", maxScalars: 500, isRequired: false)
+    /// A moderator's optional reason for a decision.
+    public static let moderationReason = ReviewTextRule(field: "reason", maxScalars: 500, isRequired: false)
 
     /// `text` cleaned by the rules; nil when it is absent or empty and the field is optional.
     public func clean(_ text: String?) throws(ReviewError) -> String? {
