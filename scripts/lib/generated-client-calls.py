@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Typed calls through the Python client that openapi-python-client generated from openapi.yaml,
 against a live server that checks HS256 tokens: a generated client must be able to submit, read,
-batch, display and clear, write, list and vote on reviews, and must receive a 422 as the
-documented problem type.
+batch, display and clear, write, list, vote on and flag reviews, moderate them as a moderator, and
+must receive a 422 as the documented problem type.
 
     generated-client-calls.py CLIENT_PARENT_DIR BASE_URL JWT_SECRET
 """
@@ -13,18 +13,21 @@ from ratings_client import AuthenticatedClient, Client  # noqa: E402
 from ratings_client.api.display import get_display  # noqa: E402
 from ratings_client.api.items import get_item, get_items  # noqa: E402
 from ratings_client.api.ratings import clear_rating, submit_rating  # noqa: E402
-from ratings_client.api.reviews import list_reviews, vote_on_review, write_review  # noqa: E402
+from ratings_client.api.moderation import moderate_review, moderation_queue, read_moderation  # noqa: E402
+from ratings_client.api.reviews import flag_review, list_reviews, vote_on_review, write_review  # noqa: E402
 from ratings_client.models import (  # noqa: E402
-    Batch, Cleared, Display, ListReviewsSort, Problem, RatingWithSummary, Reviews, ReviewWithSummary, SubmitRatingBody, Summary, Vote,
-    VoteOnReviewBody, WriteReviewBody)
+    Batch, Cleared, Display, Flag, FlagReason, FlagReviewBody, ListReviewsSort, ModerateReviewBody, ModerateReviewBodyStatus,
+    Moderation, Problem, QueuedReviews, RatingWithSummary, Reviews, ReviewWithSummary, SubmitRatingBody, Summary, Vote, VoteOnReviewBody,
+    WriteReviewBody)
 
 base_url, secret = sys.argv[2], sys.argv[3]
 
 
-def token(subject):
+def token(subject, scope=None):
     def encode(value):
         return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
-    signing_input = encode({"alg": "HS256", "typ": "JWT"}) + "." + encode({"sub": subject, "exp": 4102444800})
+    claims = {"sub": subject, "exp": 4102444800} | ({"scope": scope} if scope else {})
+    signing_input = encode({"alg": "HS256", "typ": "JWT"}) + "." + encode(claims)
     signature = hmac.new(secret.encode(), signing_input.encode(), hashlib.sha256).digest()
     return signing_input + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
 
@@ -78,6 +81,22 @@ check(voted.status_code == 201 and isinstance(voted.parsed, Vote) and voted.pars
 listed = list_reviews.sync("dish-3", client=public, sort=ListReviewsSort.HELPFUL, stars=[4, 5], language="en", limit=10)
 check(isinstance(listed, Reviews) and [review.rater_id for review in listed.reviews] == ["u-2"] and listed.next_cursor is None,
       "list: sort, exploded stars and language through the client find the review")
+
+flagged = flag_review.sync_detailed("dish-3", "u-2", "u-1", client=rater, body=FlagReviewBody(reason=FlagReason.OFF_TOPIC, note="About a shop."))
+check(flagged.status_code == 201 and isinstance(flagged.parsed, Flag) and flagged.parsed.reason == FlagReason.OFF_TOPIC,
+      "flag: 201 with the flag's typed reason")
+
+moderator = AuthenticatedClient(base_url=base_url, token=token("mod-1", "ratings:moderate"))
+refused_decision = moderate_review.sync_detailed("dish-3", "u-2", client=rater, body=ModerateReviewBody(status=ModerateReviewBodyStatus.REJECTED))
+check(refused_decision.status_code == 403 and isinstance(refused_decision.parsed, Problem), "a rater's decision is a 403 Problem")
+decided = moderate_review.sync_detailed("dish-3", "u-2", client=moderator,
+                                        body=ModerateReviewBody(status=ModerateReviewBodyStatus.REJECTED, reason="Off topic."))
+check(decided.status_code == 200 and isinstance(decided.parsed, Moderation) and decided.parsed.history[-1].moderator == "mod-1"
+      and decided.parsed.flags.off_topic == 1, "decide: a Moderation whose history names the moderator and whose flags count by reason")
+record = read_moderation.sync("dish-3", "u-2", client=moderator)
+check(isinstance(record, Moderation) and record.status.value == "rejected", "read a review's moderation: rejected")
+queue = moderation_queue.sync(client=moderator, limit=5)
+check(isinstance(queue, QueuedReviews) and queue.reviews == [] and queue.next_cursor is None, "the queue holds no pending review")
 
 if failures:
     sys.exit(f"generated client: {len(failures)} call(s) failed")
