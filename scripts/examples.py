@@ -282,14 +282,8 @@ def generate(binary, work):
     examples["error-log-json"] = json_server.errors().strip()
 
     with Server(binary, work, "tokens", {"RATINGS_JWT_SECRET": JWT_SECRET}) as secured:
-        # The tokens come from the binary itself, as a reader makes them: `ratings token` on the PATH,
-        # with the server's secret in the environment.
-        tokens = Session(secured, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
-        tokens.lines.append(f"$ export RATINGS_JWT_SECRET={JWT_SECRET}   # the server's secret")
-        for name, arguments in (("TOKEN", "--subject u-17"), ("ADMIN", "--subject ops --scope ratings:admin")):
-            command = f"ratings token {arguments}"
-            tokens.environment[name] = tokens.run(command, record=False).strip()
-            tokens.lines.append(f"$ {name}=$({command})")
+        tokens = token_session(secured, binary, "the server's secret",
+                               (("TOKEN", "--subject u-17"), ("ADMIN", "--subject ops --scope ratings:admin")))
         tokens.run(put("dinner-42", "u-17", 4) + " -o /dev/null -w '%{http_code}\\n'")
         tokens.run(put("dinner-42", "u-17", 4) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")
         tokens.run(put("dinner-42", "me", 5) + " -H \"Authorization: Bearer $TOKEN\" -o /dev/null -w '%{http_code}\\n'")
@@ -299,12 +293,8 @@ def generate(binary, work):
 
     moderated_environment = {"RATINGS_JWT_SECRET": JWT_SECRET, "RATINGS_REVIEW_MODERATION": "pre"}
     with Server(binary, work, "moderated", moderated_environment) as moderated:
-        staff = Session(moderated, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
-        staff.lines.append(f"$ export RATINGS_JWT_SECRET={JWT_SECRET}   # the server's secret; it runs with RATINGS_REVIEW_MODERATION=pre")
-        for name, arguments in (("TOKEN", "--subject u-17"), ("MODERATOR", "--subject mod-1 --scope ratings:moderate")):
-            command = f"ratings token {arguments}"
-            staff.environment[name] = staff.run(command, record=False).strip()
-            staff.lines.append(f"$ {name}=$({command})")
+        staff = token_session(moderated, binary, "the server's secret; it runs with RATINGS_REVIEW_MODERATION=pre",
+                              (("TOKEN", "--subject u-17"), ("MODERATOR", "--subject mod-1 --scope ratings:moderate")))
         review = (f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17 -H 'Content-Type: application/json' "
                   "-d '{\"stars\": 5, \"body\": \"Best soup in town.\"}' -H \"Authorization: Bearer $TOKEN\"")
         staff.run(review + " | grep -o '\"status\":\"[a-z]*\"'")
@@ -315,6 +305,18 @@ def generate(binary, work):
         staff.run(f"curl -s {URL}/metrics | grep -e '^ratings_moderation' -e '^ratings_review_flags'")
         examples["operations-moderation"] = staff.text()
     return examples
+
+
+def token_session(server, binary, note, tokens):
+    """A session whose shell variables hold tokens made as a reader makes them: `ratings token` on
+    the PATH, with the server's secret in the environment; each (NAME, arguments) is shown."""
+    session = Session(server, {"RATINGS_JWT_SECRET": JWT_SECRET, "PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
+    session.lines.append(f"$ export RATINGS_JWT_SECRET={JWT_SECRET}   # {note}")
+    for name, arguments in tokens:
+        command = f"ratings token {arguments}"
+        session.environment[name] = session.run(command, record=False).strip()
+        session.lines.append(f"$ {name}=$({command})")
+    return session
 
 
 def language_table(session):
