@@ -20,6 +20,9 @@ let package = Package(
         // libpq from the system (Debian: libpq-dev), for the PostgreSQL engine.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // libcurl from the system (Debian: libcurl4-openssl-dev), the webhooks' HTTPS client.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
         // Linux socket interfaces Glibc does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -53,11 +56,16 @@ let package = Package(
                 plugins: ["EmbedFiles"]),
         // The service assembled: the API over a store behind the HTTP server, as serve and the tests run it.
         .target(name: "RatingsApplication", dependencies: ["RatingsAPI", "HTTPServer", "RatingsCore"], swiftSettings: strict),
-        // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256, JWK Sets, issuer and audience.
+        // Bearer-token (JWT) verification with libcrypto: HS256, RS256, ES256, JWK Sets, issuer and
+        // audience; and the HMAC-SHA256 webhook signatures share.
         .target(name: "JWT", dependencies: ["RatingsCore", "JSON", "CCrypto", "ASCIIKit", "Locking"], swiftSettings: strict),
+        // IO: change events delivered from the stores' outbox to the configured endpoints, signed,
+        // with libcurl on threads of their own.
+        .target(name: "Webhooks", dependencies: ["RatingsCore", "JWT", "CCurl", "ASCIIKit", "Locking", "Platform"], swiftSettings: strict),
         // The thin executable.
         .executableTarget(name: "ratings",
-                          dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "Platform", "JWT", "ASCIIKit", "JSON"],
+                          dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "RatingsCore", "HTTP1", "Platform", "JWT", "ASCIIKit", "JSON",
+                                         "Webhooks"],
                           swiftSettings: strict, plugins: ["EmbedFiles"]),
 
         // Build-time: turns migrations/*.sql, locales/*.json and openapi.yaml into Swift source, so the binary
@@ -65,7 +73,7 @@ let package = Package(
         .executableTarget(name: "EmbedFilesTool", swiftSettings: strict),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
 
-        .target(name: "TestSupport", dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit", "JSON"],
+        .target(name: "TestSupport", dependencies: ["RatingsApplication", "RatingsAPI", "HTTPServer", "SQLiteStore", "PostgresStore", "CLibPQ", "RatingsCore", "HTTP1", "JWT", "CCrypto", "Locking", "ASCIIKit", "JSON", "Webhooks"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ASCIIKitTests", dependencies: ["ASCIIKit"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["ASCIIKit", "JSON"], swiftSettings: strict),
@@ -77,6 +85,9 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["RatingsCore", "TestSupport", "SQLiteStore", "PostgresStore"], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP1", "Platform", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "RatingsCore", "RatingsAPI", "TestSupport", "SQLiteStore", "HTTP1",
+                                                       "HTTPServer", "Locking", "ASCIIKit", "JSON"],
                     swiftSettings: strict),
         .testTarget(name: "JWTTests", dependencies: ["JWT", "RatingsCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RatingsAPITests", dependencies: ["RatingsAPI", "RatingsCore", "TestSupport", "SQLiteStore", "JWT", "ASCIIKit"],

@@ -140,12 +140,12 @@ docker rm -v "$shipped" >/dev/null # -v: the image declares a volume, which crea
 needed=$(readelf -d "$lab/ratings" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 missing=""
 for library in $needed; do
-    # Installed by the Dockerfile's runtime stage: libsqlite3-0, libssl3 and libpq5.
-    case "$library" in libsqlite3.so.0|libcrypto.so.3|libpq.so.5) continue ;; esac
+    # Installed by the Dockerfile's runtime stage: libsqlite3-0, libssl3, libpq5 and libcurl4.
+    case "$library" in libsqlite3.so.0|libcrypto.so.3|libpq.so.5|libcurl.so.4) continue ;; esac
     find "$lab/slim-root/lib" "$lab/slim-root/usr/lib" -name "$library" | grep -q . || missing="$missing $library"
 done
 [ -z "$missing" ] || fail "the runtime image lacks:$missing"
-say "the image's binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0, libssl3 and libpq5)"
+say "the image's binary needs only: $(echo $needed) (all in debian:bookworm-slim, plus libsqlite3-0, libssl3, libpq5 and libcurl4)"
 rm -rf "$lab/slim-root" "$lab/ratings"
 
 # 4. Compose round trip on a free port.

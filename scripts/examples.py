@@ -18,6 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = ["README.md"] + sorted(os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
 SHOWN_PORT = 8080
 JWT_SECRET = "an-example-secret-of-at-least-32-bytes"
+# The webhooks page's endpoint secret and the port its receiver is shown on.
+WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+SHOWN_RECEIVER_PORT = 9090
 
 # What may differ between two runs; everything else must match byte for byte.
 VOLATILE = [
@@ -30,6 +33,7 @@ VOLATILE = [
     (re.compile(r'"durationMicros":\d+'), '"durationMicros":<us>'),
     (re.compile(r'"nextCursor":"[^"]*"'), '"nextCursor":"<cursor>"'),
     (re.compile(r"cursor=[A-Za-z0-9_%-]+"), "cursor=<cursor>"),
+    (re.compile(r"msg_[A-Za-z0-9]{24}"), "msg_<id>"),
 ]
 
 
@@ -84,14 +88,18 @@ class Server:
 class Session:
     """Runs commands against one server and records them as a console transcript."""
 
-    def __init__(self, server, environment=None):
+    def __init__(self, server, environment=None, shown_ports=None):
+        """`shown_ports` maps other real ports (a receiver's) to the ones a reader sees."""
         self.server, self.environment, self.lines = server, environment or {}, []
+        self.shown_ports = {server.port: SHOWN_PORT, **(shown_ports or {})}
 
     def run(self, command, shown=None, record=True):
         real = command.replace(f"127.0.0.1:{SHOWN_PORT}", f"127.0.0.1:{self.server.port}")
         result = subprocess.run(["bash", "-c", real], capture_output=True, text=True, timeout=60,
                                 env={**os.environ, **self.environment})
-        output = (result.stdout + result.stderr).replace("\r\n", "\n").replace(str(self.server.port), str(SHOWN_PORT))
+        output = (result.stdout + result.stderr).replace("\r\n", "\n")
+        for port, shown_port in self.shown_ports.items():
+            output = output.replace(str(port), str(shown_port))
         if record:
             self.lines.append(f"$ {shown or command}")
             if output:
@@ -291,6 +299,42 @@ def generate(binary, work):
         tokens.run(f"curl -s -X DELETE {URL}/v1/raters/u-17 -H \"Authorization: Bearer $ADMIN\"")
         examples["api-tokens"] = tokens.text()
 
+    # The webhooks page: the receiver of docs/webhook-receiver.py on a free port, a server whose
+    # webhooks file points at it, and writes one at a time (each waited for, unshown, so the
+    # receiver's lines come in the order the writes were made).
+    receiver_port = free_port()
+    hooks_file = os.path.join(work, "hooks.json")
+    hooks = {"endpoints": [{"id": "crm", "url": f"http://127.0.0.1:{receiver_port}/hooks/ratings", "secret": WEBHOOK_SECRET,
+                            "events": ["rating.*", "review.*"]}]}
+    with open(hooks_file, "w") as file:
+        json.dump(hooks, file, indent=2)
+    receiver_log = os.path.join(work, "receiver.log")
+    receiver = subprocess.Popen([sys.executable, os.path.join(ROOT, "docs", "webhook-receiver.py"), str(receiver_port)],
+                                stdout=open(receiver_log, "w"), stderr=subprocess.STDOUT, env={**os.environ, "WEBHOOK_SECRET": WEBHOOK_SECRET})
+    try:
+        with Server(binary, work, "webhooks", {"RATINGS_WEBHOOKS_FILE": hooks_file}) as hooked:
+            events = Session(hooked, shown_ports={receiver_port: SHOWN_RECEIVER_PORT})
+            events.lines.append("$ cat hooks.json")
+            events.lines.append(json.dumps(hooks, indent=2).replace(str(receiver_port), str(SHOWN_RECEIVER_PORT)))
+            events.lines.append(f"$ WEBHOOK_SECRET={WEBHOOK_SECRET} python3 docs/webhook-receiver.py {SHOWN_RECEIVER_PORT} > receiver.log &")
+            events.lines.append("$ ratings serve --webhooks hooks.json &")
+            for index, command in enumerate([put("soup-7", "u-17", 4), put("soup-7", "u-17", 5), put("soup-7", "u-18", 2),
+                                             f"curl -s -X DELETE {URL}/v1/items/soup-7/ratings/u-18"]):
+                events.run(command + " -o /dev/null -w '%{http_code}\\n'")
+                wait_for_lines(receiver_log, index + 1)
+            events.run(f"curl -s {URL}/v1/admin/webhooks")
+            forged = (f"curl -s -X POST http://127.0.0.1:{receiver_port}/hooks/ratings -H 'webhook-id: msg_forged' "
+                      f"-H \"webhook-timestamp: $(date +%s)\" -H 'webhook-signature: v1,AAAA' -d '{{}}' -w '%{{http_code}}\\n'")
+            events.run(forged, shown=forged.replace(str(receiver_port), str(SHOWN_RECEIVER_PORT)))
+            events.lines.append("$ cat receiver.log")
+            events.lines.append(open(receiver_log).read().rstrip("\n"))
+            examples["operations-webhooks"] = events.text()
+    finally:
+        # SIGKILL: a test runner's blocked SIGTERM is inherited, and this receiver keeps no state.
+        receiver.kill()
+        receiver.wait(timeout=10)
+    examples["operations-webhook-receiver"] = ("python", open(os.path.join(ROOT, "docs", "webhook-receiver.py")).read().rstrip("\n"))
+
     moderated_environment = {"RATINGS_JWT_SECRET": JWT_SECRET, "RATINGS_REVIEW_MODERATION": "pre"}
     with Server(binary, work, "moderated", moderated_environment) as moderated:
         staff = token_session(moderated, binary, "the server's secret; it runs with RATINGS_REVIEW_MODERATION=pre",
@@ -317,6 +361,23 @@ def token_session(server, binary, note, tokens):
         session.environment[name] = session.run(command, record=False).strip()
         session.lines.append(f"$ {name}=$({command})")
     return session
+
+
+def free_port():
+    """A loopback port nothing listens on now."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_lines(path, count, timeout=20):
+    """Waits until the file at `path` holds `count` lines."""
+    deadline = time.monotonic() + timeout
+    while open(path).read().count("\n") < count:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{path} did not reach {count} lines:\n{open(path).read()}")
+        time.sleep(0.02)
 
 
 def language_table(session):

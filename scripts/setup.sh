@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing the service needs on Debian with Swift 6:
-#   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev, libpq-dev)
+#   setup.sh              the C libraries the build links (libsqlite3-dev, libssl-dev, libpq-dev,
+#                         libcurl4-openssl-dev)
 #   setup.sh --tests      also the PostgreSQL 15 server the tests start private clusters of, curl
 #                         and Python for the documentation check, and the Python tools of the
 #                         contract check, in .venv-tools/
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
-apt_packages=(libsqlite3-dev libssl-dev libpq-dev pkg-config)
+apt_packages=(libsqlite3-dev libssl-dev libpq-dev libcurl4-openssl-dev pkg-config)
 wants --tests && apt_packages+=(gcc libc6-dev postgresql-15 curl python3 python3-venv)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15)

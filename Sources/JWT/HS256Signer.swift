@@ -28,14 +28,7 @@ public struct HS256Signer: Sendable {
         if let audience { claims.key("aud"); claims.string(audience) }
         claims.endObject()
         let input = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "." + Base64URL.encode(claims.bytes)
-        return input + "." + Base64URL.encode(Self.mac(secret, Array(input.utf8)))
+        return input + "." + Base64URL.encode(HMACSHA256.mac(secret, Array(input.utf8)))
     }
 
-    /// HMAC-SHA256 of `input` under `key` (empty if libcrypto fails, which no valid key makes it do).
-    static func mac(_ key: [UInt8], _ input: [UInt8]) -> [UInt8] {
-        var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard HMAC(EVP_sha256(), key, Int32(key.count), input, input.count, &mac, &length) != nil else { return [] }
-        return Array(mac.prefix(Int(length)))
-    }
 }

@@ -88,7 +88,7 @@ final class SignatureKey: Sendable {
     }
 
     private func verifyHMAC(_ signature: [UInt8], _ input: [UInt8]) -> Bool {
-        let mac = HS256Signer.mac(secret, input)
+        let mac = HMACSHA256.mac(secret, input)
         guard !mac.isEmpty, mac.count == signature.count else { return false }
         // Constant time, so the comparison does not leak how much of a forged MAC was right.
         return CRYPTO_memcmp(mac, signature, signature.count) == 0

@@ -25,6 +25,10 @@ public struct PostgresConfiguration: Sendable {
     /// one database must run with the same values.
     public var ranking = RankingSettings.standard
 
+    /// Records each write's change events in the outbox, in the write's transaction; nil (the
+    /// default) records none.
+    public var events: (any EventRecorder)?
+
     public init(uri: String) { self.uri = uri }
 
     /// Whether `text` names a PostgreSQL database rather than a SQLite file.

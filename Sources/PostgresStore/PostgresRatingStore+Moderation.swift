@@ -25,6 +25,7 @@ extension PostgresRatingStore {
                 try Self.apply(change, key, decided: false, connection, deadline)
                 try Self.addPublished(review.status.publishedChange(to: change.status), key[0], connection, deadline)
                 review.status = change.status
+                try self.emitAbout(review, [.reviewPending], at: request.nowMilliseconds, connection, deadline)
             }
             return FlagOutcome(created: !hadFlag && request.reason != nil, review: review, change: change)
         }
@@ -40,6 +41,7 @@ extension PostgresRatingStore {
             try Self.apply(entry, key, decided: true, connection, deadline)
             try Self.addPublished(review.status.publishedChange(to: entry.status), key[0], connection, deadline)
             review.status = entry.status
+            try self.emitAbout(review, EventRules.decision(entry), at: request.nowMilliseconds, connection, deadline)
             return ModerationOutcome(record: try Self.record(key, status: entry.status, connection, deadline), review: review)
         }
     }

@@ -57,6 +57,10 @@ extension PostgresRatingStore: ReviewStore {
             if let change { try Self.append(change, key, connection, deadline) }
             let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
             let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: published, connection, deadline)
+            let types = EventRules.writeReview(previousStars: previous, newStars: stars.count, replacing: existing, text: request.text,
+                                               change: change)
+            try self.emit(ItemEvents(types, item: request.item, rater: request.rater, stars: stars.count, status: status, summary: summary),
+                          at: request.nowMilliseconds, connection, deadline)
             return ReviewWriteOutcome(review: stored, created: existing == nil, summary: summary, change: change)
         }
     }
@@ -68,11 +72,16 @@ extension PostgresRatingStore: ReviewStore {
             }
             let removed = try connection.query(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
-            guard removed.text(0, 0) == ReviewStatus.published.rawValue else {
-                return ClearOutcome(cleared: true, removedReview: true, summary: item.summary(of: request.item))
+            let status = ReviewStatus(rawValue: removed.text(0, 0)) ?? .pending
+            var summary = item.summary(of: request.item)
+            if status == .published {
+                let updated = try connection.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"], deadline: deadline)
+                summary = (SummaryRow.first(of: updated) ?? item).summary(of: request.item)
             }
-            let updated = try connection.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"], deadline: deadline)
-            return ClearOutcome(cleared: true, removedReview: true, summary: (SummaryRow.first(of: updated) ?? item).summary(of: request.item))
+            let stars = try Self.stars(request.item, request.rater, connection, deadline)
+            try self.emit(ItemEvents([.reviewRemoved], item: request.item, rater: request.rater, stars: stars, status: status, summary: summary),
+                          at: request.nowMilliseconds, connection, deadline)
+            return ClearOutcome(cleared: true, removedReview: true, summary: summary)
         }
     }
 
@@ -106,6 +115,7 @@ extension PostgresRatingStore: ReviewStore {
             if reply != review.reply {
                 try connection.query(PostgresSQL.setReply, key + [reply?.body, reply?.author, reply.map { String($0.updatedAtMilliseconds) }],
                                      deadline: deadline)
+                try self.emitAbout(review, [.reviewReplied], at: request.nowMilliseconds, connection, deadline)
             }
             return outcome
         }

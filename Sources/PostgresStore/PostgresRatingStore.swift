@@ -116,11 +116,16 @@ public final class PostgresRatingStore: RatingStore {
             let previous = try Self.stars(request.item, request.rater, connection, deadline)
             try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
                                                             String(request.nowMilliseconds)], deadline: deadline)
+            var restarred: ReviewStatus?
             if let previous, previous != stars.count {
-                try connection.query(PostgresSQL.restarReview, [request.item.rawValue, request.rater.rawValue, String(stars.count),
-                                                                String(request.nowMilliseconds)], deadline: deadline)
+                let review = try connection.query(PostgresSQL.restarReview, [request.item.rawValue, request.rater.rawValue, String(stars.count),
+                                                                             String(request.nowMilliseconds)], deadline: deadline)
+                if review.rowCount > 0 { restarred = ReviewStatus(rawValue: review.text(0, 0)) ?? .pending }
             }
             let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, connection, deadline)
+            try self.emit(ItemEvents(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), item: request.item,
+                                     rater: request.rater, stars: stars.count, status: restarred, summary: summary),
+                          at: request.nowMilliseconds, connection, deadline)
             let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
                                 updatedAtMilliseconds: request.nowMilliseconds)
             return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
@@ -136,9 +141,11 @@ public final class PostgresRatingStore: RatingStore {
             let reviewsGone = review.rowCount > 0 && review.text(0, 0) == ReviewStatus.published.rawValue ? 1 : 0
             let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
-            return ClearOutcome(cleared: true, removedReview: review.rowCount > 0,
-                                summary: try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone,
-                                                       connection, deadline))
+            let summary = try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone, connection, deadline)
+            let status = review.rowCount > 0 ? ReviewStatus(rawValue: review.text(0, 0)) : nil
+            try self.emit(ItemEvents(EventRules.clear(cleared: true, removedReview: review.rowCount > 0), item: request.item, rater: request.rater,
+                                     stars: nil, status: status, summary: summary), at: request.nowMilliseconds, connection, deadline)
+            return ClearOutcome(cleared: true, removedReview: review.rowCount > 0, summary: summary)
         }
     }
 
@@ -151,7 +158,10 @@ public final class PostgresRatingStore: RatingStore {
             }
             let updated = try SummaryRow(connection.query(PostgresSQL.setScale, [request.item.rawValue, String(request.scale.maxRating)],
                                                           deadline: deadline))
-            return ConfigureOutcome(created: !item.isScaleExplicit, summary: updated.summary(of: request.item))
+            let summary = updated.summary(of: request.item)
+            try self.emit(ItemEvents(EventRules.configure(before: item, scale: request.scale), item: request.item, rater: nil, stars: nil,
+                                     summary: summary), at: request.nowMilliseconds, connection, deadline)
+            return ConfigureOutcome(created: !item.isScaleExplicit, summary: summary)
         }
     }
 
@@ -211,11 +221,14 @@ public final class PostgresRatingStore: RatingStore {
         write(completion) { connection, deadline in
             try connection.query(PostgresSQL.lockRaterItems, [rater.rawValue], deadline: deadline)
             let votes = try Self.eraseVotes(of: rater, connection, deadline)
-            let reviews = try Self.eraseReviews(of: rater, connection, deadline)
+            let reviewed = try Self.eraseReviews(of: rater, connection, deadline)
             let rows = try connection.query(PostgresSQL.eraseRater, [rater.rawValue], deadline: deadline)
-            var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0
+            var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0, erased: [ItemEvents] = []
             for row in 0..<rows.rowCount {
                 let summary = SummaryRow(rows, row: row, offset: 1)
+                let item = ItemID(stored: rows.text(row, 0))
+                erased.append(ItemEvents(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), item: item, rater: rater,
+                                         stars: nil, summary: summary.summary(of: item)))
                 let key = ranking.key(count: summary.count, sum: summary.sum, scale: summary.scale)
                 ids.append(rows.text(row, 0))
                 highs.append(key.high)
@@ -228,7 +241,11 @@ public final class PostgresRatingStore: RatingStore {
             }
             let flags = try connection.query(PostgresSQL.deleteFlaggerFlags, [rater.rawValue], deadline: deadline).affectedRows
             try connection.query(PostgresSQL.deleteAuthorHistory, [rater.rawValue], deadline: deadline)
-            return Erasure(ratings: removed, reviews: reviews, votes: votes, flags: flags)
+            let erasure = Erasure(ratings: removed, reviews: reviewed.count, votes: votes, flags: flags)
+            let now = SystemClock.wallMilliseconds()
+            for events in erased { try self.emit(events, at: now, connection, deadline) }
+            try self.emit(ChangeEvent(type: .raterErased, atMilliseconds: now, subject: .rater(rater, erasure)), connection, deadline)
+            return erasure
         }
     }
 
@@ -250,14 +267,14 @@ public final class PostgresRatingStore: RatingStore {
     }
 
     /// Removes the rater's reviews and takes the published ones out of their items' counts;
-    /// returns how many were removed.
-    private static func eraseReviews(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int {
+    /// returns the items they were on.
+    private static func eraseReviews(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Set<ItemID> {
         let rows = try connection.query(PostgresSQL.eraseRaterReviews, [rater.rawValue], deadline: deadline)
         let published = (0..<rows.rowCount).filter { rows.text($0, 1) == ReviewStatus.published.rawValue }.map { rows.text($0, 0) }
         if !published.isEmpty {
             try connection.query(PostgresSQL.subtractReviews, [PostgresSQL.textArray(published),
                                                                PostgresSQL.integerArray(published.map { _ in 1 })], deadline: deadline)
         }
-        return rows.rowCount
+        return Set((0..<rows.rowCount).map { ItemID(stored: rows.text($0, 0)) })
     }
 }

@@ -84,6 +84,7 @@ enum PostgresSQL {
     /// the stars did not change.
     static let restarReview = """
         UPDATE reviews SET stars = $3::smallint, updated_at_ms = $4::bigint WHERE item_id = $1 AND rater_id = $2 AND stars <> $3::smallint
+        RETURNING status
         """
 
     /// Removes a review (its votes go with it, ON DELETE CASCADE); returns its status.
@@ -239,6 +240,16 @@ enum PostgresSQL {
     static let queuePage = ModerationQueries.queuePage(typed)
     static let deleteFlaggerFlags = ModerationQueries.deleteFlaggerFlags(typed)
     static let deleteAuthorHistory = ModerationQueries.deleteAuthorHistory(typed)
+
+    // MARK: The outbox (`OutboxQueries`, in this dialect)
+
+    static let bumpVersion = OutboxQueries.bumpVersion(typed) + " RETURNING version"
+    static let insertOutbox = OutboxQueries.insert(typed)
+    /// Two replicas' claims never take one row: each skips the rows the other has locked.
+    static let claimDeliveries = OutboxQueries.claim(typed, lock: "FOR UPDATE SKIP LOCKED") { "endpoint_id <> ALL(\($0))" }
+    static let finishDelivery = OutboxQueries.finish(typed)
+    static let pruneDeliveries = OutboxQueries.prune(typed)
+    static let lastDeliveryError = OutboxQueries.lastError(typed)
 
     /// A PostgreSQL array literal of identifiers. Identifiers hold no quote, backslash or comma,
     /// so each can be double-quoted as it is (quoting also keeps an item named NULL a string).

@@ -32,6 +32,9 @@ public struct APIConfiguration: Sendable {
     public var reviewPageCache = 256
     /// When reviews are shown and when flags hide one. Default post-moderation, threshold 3.
     public var moderation = ModerationPolicy.standard
+    /// The webhooks in force and this process's attempts, for the admin route and the metrics;
+    /// nil when no webhooks file is configured.
+    public var webhooks: (any WebhookMonitor)?
     /// The clocks; tests substitute their own.
     public var clock: any APIClock = MachineClock()
 

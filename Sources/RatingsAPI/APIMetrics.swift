@@ -175,4 +175,31 @@ final class APIMetrics: Sendable {
         }
         return out
     }
+
+    /// The webhooks' series: attempts this process made per endpoint and outcome (every endpoint
+    /// in force, zeros included), and the pending rows per endpoint when the store answered.
+    static func webhookLines(_ webhooks: any WebhookMonitor, pending: [String: Int]?) -> String {
+        let ids = webhooks.endpoints.map(\.id).sorted()
+        let attempts = webhooks.attempts()
+        var out = """
+            # HELP ratings_webhook_deliveries_total Webhook delivery attempts by this process, by endpoint and outcome.
+            # TYPE ratings_webhook_deliveries_total counter
+
+            """
+        for id in ids {
+            let counts = attempts[id] ?? AttemptCounts()
+            for (outcome, count) in [("delivered", counts.delivered), ("retried", counts.retried), ("failed", counts.failed)] {
+                out += "ratings_webhook_deliveries_total{endpoint=\"\(id)\",outcome=\"\(outcome)\"} \(count)\n"
+            }
+        }
+        if let pending {
+            out += """
+                # HELP ratings_webhook_pending Webhook deliveries waiting in the outbox, over every process, by endpoint.
+                # TYPE ratings_webhook_pending gauge
+
+                """
+            for id in ids { out += "ratings_webhook_pending{endpoint=\"\(id)\"} \(pending[id] ?? 0)\n" }
+        }
+        return out
+    }
 }

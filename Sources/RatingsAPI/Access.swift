@@ -72,11 +72,11 @@ struct Access: Sendable {
         return try RaterID(caller.subject)
     }
 
-    /// Checks that the caller may configure item scales.
-    func requireAdmin(_ caller: RaterIdentity?) throws {
+    /// Checks that the caller holds `ratings:admin` for `operation` ("Configuring items").
+    func requireAdmin(_ caller: RaterIdentity?, operation: String = "Configuring items") throws {
         guard verifier != nil else { return }
         guard let caller, caller.scopes.contains(Self.adminScope) else {
-            throw APIError.insufficientScope(Self.adminScope, operation: "Configuring items")
+            throw APIError.insufficientScope(Self.adminScope, operation: operation)
         }
     }
 

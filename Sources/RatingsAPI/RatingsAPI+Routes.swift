@@ -42,6 +42,7 @@ extension RatingsAPI {
         Route("/v1/raters/{raterId}/reviews", .get { try $0.listRaterReviews($1) }),
         Route("/v1/raters/{raterId}", .delete { try $0.eraseRater($1) }),
         Route("/v1/rankings/top", .get { try $0.topRanked($1) }),
+        Route("/v1/admin/webhooks", .get { try $0.webhookStatus($1) }),
         Route("/healthz", .get { try $0.health($1) }),
         Route("/readyz", .get { try $0.readiness($1) }),
         Route("/metrics", .get { try $0.exposeMetrics($1) }),

@@ -13,6 +13,7 @@ final class ReadConnection {
     private let selectReviewPageBranches: [ReviewSort: [SQLiteStatement]]
     private let selectRaterReviewPage: SQLiteStatement
     private let moderation: ModerationStatements
+    private let outbox: OutboxStatements
     private let transaction: TransactionStatements
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
@@ -34,6 +35,7 @@ final class ReadConnection {
         selectReviewPageBranches = pages
         selectRaterReviewPage = try connection.prepare(RatingSQL.selectRaterReviewPage)
         moderation = try ModerationStatements(on: connection)
+        outbox = try OutboxStatements(on: connection)
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN")
     }
 
@@ -163,6 +165,15 @@ final class ReadConnection {
     }
 
     func pendingReviews() throws(SQLiteError) -> Int { try moderation.pendingReviews() }
+
+    /// Every endpoint's outbox rows from one snapshot.
+    func deliveryTotals() throws(SQLiteError) -> [String: DeliveryTotals] {
+        try transaction.beginTransaction()
+        defer { try? transaction.commitTransaction() }
+        return try outbox.totalsByEndpoint()
+    }
+
+    func pendingDeliveries() throws(SQLiteError) -> [String: Int] { try outbox.pendingByEndpoint() }
 
     func ping() throws(SQLiteError) {
         _ = try connection.scalarText("SELECT count(*) FROM schema_migrations")

@@ -28,6 +28,9 @@ public struct SQLiteStoreConfiguration: Sendable {
     public var claimsFile = false
     /// The Bayesian ranking's prior and weight; the stored scores follow them.
     public var ranking = RankingSettings.standard
+    /// Records each write's change events in the outbox, in the write's transaction; nil (the
+    /// default) records none.
+    public var events: (any EventRecorder)?
 
     public init(path: String) { self.path = path }
 }
@@ -63,7 +66,7 @@ public final class SQLiteRatingStore: ReviewStore {
         // The writer's COMMIT writes the WAL without syncing it; the syncer syncs it before any
         // write is acknowledged (see GroupCommitWriter), while the writer goes on.
         try connection.execute("PRAGMA synchronous = NORMAL")
-        writer = try GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking),
+        writer = try GroupCommitWriter(session: try WriteSession(connection: connection, ranking: configuration.ranking, recorder: configuration.events),
                                        wal: try wal(configuration.path), cache: cache)
         checkpointer = try Checkpointer(path: configuration.path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
                                         intervalMilliseconds: configuration.checkpointIntervalMilliseconds)
@@ -213,6 +216,31 @@ public final class SQLiteRatingStore: ReviewStore {
 
     public func pendingReviewCount(completion: @escaping StoreCompletion<Int>) {
         readers.read(completion) { try $0.pendingReviews() }
+    }
+
+    // MARK: The outbox
+
+    public func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+                                completion: @escaping StoreCompletion<[OutboxDelivery]>) {
+        writer.enqueue(WriteJob(nowMilliseconds, {
+            try $0.claimDeliveries(nowMilliseconds: $1, limit: limit, leaseMilliseconds: leaseMilliseconds, excluding: excluded)
+        }, completion: completion))
+    }
+
+    public func finishDelivery(_ result: DeliveryResult, completion: @escaping StoreCompletion<Void>) {
+        writer.enqueue(WriteJob(result, { try $0.finishDelivery($1) }, completion: completion))
+    }
+
+    public func pruneDeliveries(finishedBefore beforeMilliseconds: Int64, completion: @escaping StoreCompletion<Int>) {
+        writer.enqueue(WriteJob(beforeMilliseconds, { try $0.pruneDeliveries(finishedBefore: $1) }, completion: completion))
+    }
+
+    public func deliveryTotals(completion: @escaping StoreCompletion<[String: DeliveryTotals]>) {
+        readers.read(completion) { try $0.deliveryTotals() }
+    }
+
+    public func pendingDeliveries(completion: @escaping StoreCompletion<[String: Int]>) {
+        readers.read(completion) { try $0.pendingDeliveries() }
     }
 
     public func reviewListVersion(of item: ItemID) -> UInt64? { cache?.reviewListVersion(of: item) }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Platform
 import RatingsCore
 
 /// The writer's statements (which keep its connection open) and the rules of each write as SQL
@@ -32,14 +33,19 @@ final class WriteSession {
     private let selectRaterReviewStatuses: SQLiteStatement
     private let deleteRaterReviews: SQLiteStatement
     private let moderation: ModerationStatements
+    private let outbox: OutboxStatements
+    /// Turns each write's events into outbox rows; nil when no webhooks are configured, and then
+    /// no event is recorded and no item version moves.
+    private let recorder: (any EventRecorder)?
     private let ranking: RankingSettings
     /// Rows and review lists changed by the transaction under way, for the cache once it
     /// commits. Keyed by the item, whose hash was computed once when the request was read: a key
     /// of text would hash it here and again in the cache.
     private var changes = ItemChanges()
 
-    init(connection: SQLiteConnection, ranking: RankingSettings) throws(SQLiteError) {
+    init(connection: SQLiteConnection, ranking: RankingSettings, recorder: (any EventRecorder)?) throws(SQLiteError) {
         self.ranking = ranking
+        self.recorder = recorder
         transaction = try TransactionStatements(on: connection, beginSQL: "BEGIN IMMEDIATE")
         selectRaterRatings = try connection.prepare(RatingSQL.selectRaterRatings)
         deleteRaterRatings = try connection.prepare(RatingSQL.deleteRaterRatings)
@@ -66,6 +72,7 @@ final class WriteSession {
         selectRaterReviewStatuses = try connection.prepare(RatingSQL.selectRaterReviewStatuses)
         deleteRaterReviews = try connection.prepare(RatingSQL.deleteRaterReviews)
         moderation = try ModerationStatements(on: connection)
+        outbox = try OutboxStatements(on: connection)
     }
 
     /// Copies every frame of the WAL into the database file and truncates the WAL to nothing;
@@ -84,6 +91,7 @@ final class WriteSession {
         let (row, scale, stars) = try itemToRate(request.item, stars: request.stars, defaultScale: request.defaultScale)
         let previous = try storedStars(request.item, request.rater)
         try upsert(request.item, request.rater, stars, at: request.nowMilliseconds)
+        var restarred: ReviewStatus?
         if previous != nil, previous != stars.count {
             try restarReview.run { () throws(SQLiteError) in
                 try restarReview.bind(1, request.item.rawValue)
@@ -91,9 +99,14 @@ final class WriteSession {
                 try restarReview.bind(3, stars.count)
                 try restarReview.bind(4, Int(request.nowMilliseconds))
             }
-            if restarReview.changes > 0 { changes.reviewLists.insert(request.item) }
+            if restarReview.changes > 0 {
+                changes.reviewLists.insert(request.item)
+                restarred = try reviewStatus(request.item, request.rater)
+            }
         }
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous)
+        try emit(ItemEvents(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), item: request.item,
+                            rater: request.rater, stars: stars.count, status: restarred, summary: summary), at: request.nowMilliseconds)
         let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: scale,
                             updatedAtMilliseconds: request.nowMilliseconds)
         return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
@@ -111,6 +124,8 @@ final class WriteSession {
         }
         if removed != nil { changes.reviewLists.insert(request.item) }
         let summary = try move(request.item, from: row, into: nil, outOf: previous, reviews: removed == .published ? -1 : 0)
+        try emit(ItemEvents(EventRules.clear(cleared: true, removedReview: removed != nil), item: request.item, rater: request.rater,
+                            stars: nil, status: removed, summary: summary), at: request.nowMilliseconds)
         return ClearOutcome(cleared: true, removedReview: removed != nil, summary: summary)
     }
 
@@ -128,9 +143,9 @@ final class WriteSession {
         }
         try deleteVoterVotes.run { () throws(SQLiteError) in try deleteVoterVotes.bind(1, rater.rawValue) }
 
-        var published: [ItemID: Int] = [:], reviews = 0
+        var published: [ItemID: Int] = [:], reviewed: Set<ItemID> = []
         try selectRaterReviewStatuses.run(bind: { () throws(SQLiteError) in try selectRaterReviewStatuses.bind(1, rater.rawValue) }, row: {
-            reviews += 1
+            reviewed.insert(ItemID(stored: selectRaterReviewStatuses.text(0)))
             changes.reviewLists.insert(ItemID(stored: selectRaterReviewStatuses.text(0)))
             if selectRaterReviewStatuses.text(1) == ReviewStatus.published.rawValue {
                 published[ItemID(stored: selectRaterReviewStatuses.text(0)), default: 0] += 1
@@ -143,12 +158,19 @@ final class WriteSession {
         var ratings: [(item: ItemID, stars: Int)] = []
         try selectRaterRatings.run(bind: { () throws(SQLiteError) in try selectRaterRatings.bind(1, rater.rawValue) },
                                    row: { ratings.append((ItemID(stored: selectRaterRatings.text(0)), selectRaterRatings.int(1))) })
+        let now = SystemClock.wallMilliseconds()
         for (item, stars) in ratings {
             guard let row = try self.item(item) else { continue }
-            _ = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0))
+            let summary = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0))
+            try emit(ItemEvents(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), item: item, rater: rater, stars: nil,
+                                summary: summary), at: now)
         }
         try deleteRaterRatings.run { () throws(SQLiteError) in try deleteRaterRatings.bind(1, rater.rawValue) }
-        return Erasure(ratings: ratings.count, reviews: reviews, votes: votes.count, flags: flags)
+        let erasure = Erasure(ratings: ratings.count, reviews: reviewed.count, votes: votes.count, flags: flags)
+        if let recorder {
+            try outbox.append(recorder.entries(for: [ChangeEvent(type: .raterErased, atMilliseconds: now, subject: .rater(rater, erasure))]))
+        }
+        return erasure
     }
 
     /// Writes the rating and the review; validates before writing anything, like `submit`. The
@@ -174,6 +196,9 @@ final class WriteSession {
         let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
         let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
                                reviews: published)
+        let types = EventRules.writeReview(previousStars: previous, newStars: stars.count, replacing: existing, text: request.text, change: change)
+        try emit(ItemEvents(types, item: request.item, rater: request.rater, stars: stars.count, status: status, summary: summary),
+                 at: request.nowMilliseconds)
         let review = Review(item: request.item, rater: request.rater, stars: stars, scale: scale, title: request.title, body: request.body,
                             language: request.language, status: status,
                             createdAtMilliseconds: existing?.createdAtMilliseconds ?? request.nowMilliseconds,
@@ -198,6 +223,7 @@ final class WriteSession {
             try moderation.apply(change, to: request.item, request.rater, decided: false)
             try movePublished(request.item, by: review.status.publishedChange(to: change.status))
             review.status = change.status
+            try emitAbout(review, [.reviewPending], at: request.nowMilliseconds)
         }
         return FlagOutcome(created: !hadFlag && request.reason != nil, review: review, change: change)
     }
@@ -209,6 +235,7 @@ final class WriteSession {
         try moderation.apply(entry, to: request.item, request.rater, decided: true)
         try movePublished(request.item, by: review.status.publishedChange(to: entry.status))
         review.status = entry.status
+        try emitAbout(review, EventRules.decision(entry), at: request.nowMilliseconds)
         return ModerationOutcome(record: try moderation.record(request.item, request.rater, status: entry.status), review: review)
     }
 
@@ -223,6 +250,8 @@ final class WriteSession {
         }
         changes.reviewLists.insert(request.item)
         let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0)
+        try emit(ItemEvents([.reviewRemoved], item: request.item, rater: request.rater, stars: stars, status: status, summary: summary),
+                 at: request.nowMilliseconds)
         return ClearOutcome(cleared: true, removedReview: true, summary: summary)
     }
 
@@ -240,6 +269,7 @@ final class WriteSession {
                 try setReply.bind(5, reply.map { Int($0.updatedAtMilliseconds) })
             }
             changes.reviewLists.insert(request.item)
+            try emitAbout(review, [.reviewReplied], at: request.nowMilliseconds)
         }
         return outcome
     }
@@ -293,7 +323,10 @@ final class WriteSession {
             throw SQLiteError(code: 1, operation: RatingSQL.selectItem, message: "the item row vanished inside its transaction")
         }
         changes.rows[request.item] = updated
-        return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: updated.summary(of: request.item))
+        let summary = updated.summary(of: request.item)
+        try emit(ItemEvents(EventRules.configure(before: row, scale: request.scale), item: request.item, rater: nil, stars: nil, summary: summary),
+                 at: request.nowMilliseconds)
+        return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: summary)
     }
 
     /// What the last transaction changed, for the cache once it is durable (or to forget after
@@ -361,6 +394,31 @@ final class WriteSession {
         }
         return status
     }
+
+    /// Records `events` with the item's next version, when webhooks listen (a recorder is set) and
+    /// the write emitted any.
+    private func emit(_ events: ItemEvents, at milliseconds: Int64) throws(SQLiteError) {
+        guard let recorder, !events.types.isEmpty else { return }
+        let version = try outbox.nextVersion(of: events.item)
+        try outbox.append(recorder.entries(for: events.events(version: version, at: milliseconds)))
+    }
+
+    /// Records `types` about `review`, with its item's summary as it now is.
+    private func emitAbout(_ review: Review, _ types: [EventType], at milliseconds: Int64) throws(SQLiteError) {
+        guard recorder != nil, !types.isEmpty, let row = try item(review.item) else { return }
+        try emit(ItemEvents(types, item: review.item, rater: review.rater, stars: review.stars.count, status: review.status,
+                            summary: row.summary(of: review.item)), at: milliseconds)
+    }
+
+    // MARK: The outbox, for the dispatcher
+
+    func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String]) throws(SQLiteError) -> [OutboxDelivery] {
+        try outbox.claim(nowMilliseconds: nowMilliseconds, limit: limit, leaseMilliseconds: leaseMilliseconds, excluding: excluded)
+    }
+
+    func finishDelivery(_ result: DeliveryResult) throws(SQLiteError) { try outbox.finish(result) }
+
+    func pruneDeliveries(finishedBefore milliseconds: Int64) throws(SQLiteError) -> Int { try outbox.prune(finishedBefore: milliseconds) }
 
     /// Adds `delta` published reviews to the item's `reviewCount`, and marks its lists changed.
     private func movePublished(_ item: ItemID, by delta: Int) throws(SQLiteError) {

@@ -4,6 +4,7 @@ import Platform
 import RatingsAPI
 import RatingsApplication
 import RatingsCore
+import Webhooks
 
 /// What `ratings serve` runs with, read from its flags and environment.
 struct ServeSettings {
@@ -14,6 +15,9 @@ struct ServeSettings {
     var ranking: RankingSettings
     var reviewPageCache: Int
     var moderation: ModerationPolicy
+    /// The webhooks file's endpoints, read at start; nil without `--webhooks`.
+    var webhooks: WebhookEndpoints?
+    var webhookRetentionDays: Int
     var security: Security
 
     init(_ options: Options) throws {
@@ -38,6 +42,14 @@ struct ServeSettings {
         defaultScale = try Scale(maxRating: options.integer("default-max-rating"))
         logFormat = LogFormat(rawValue: try options.choice("log-format")) ?? .text
         reviewPageCache = try options.integer("review-page-cache")
+        if let path = try options.text("webhooks") {
+            do {
+                webhooks = try WebhookEndpoints(path: path)
+            } catch {
+                throw Options.Problem(message: "\(options.source("webhooks")): \(error.description)")
+            }
+        }
+        webhookRetentionDays = try options.integer("webhook-retention-days")
         moderation = ModerationPolicy(mode: ModerationMode(rawValue: try options.choice("review-moderation")) ?? .post,
                                       flagThreshold: try options.integer("review-flag-threshold"))
         security = try Security(options)
@@ -86,18 +98,33 @@ enum ServeCommand {
 
     /// Serves until stopped; every line for standard error goes through `errors`.
     private static func serve(_ settings: ServeSettings, errors: ErrorOutput) -> Int32 {
-        let store: any ReviewStore, closeStore: () -> Void
-        do {
-            (store, closeStore) = try settings.database.openForServing(log: { errors.write($0) })
-        } catch {
-            errors.write("ratings serve: cannot open database \(settings.database.description): \(error)")
-            return 1
-        }
         let languages: LanguageCatalog
         do {
             languages = try LanguageCatalog.bundled()
         } catch {
             errors.write("ratings serve: a language file compiled into this binary is broken: \(error)")
+            return 1
+        }
+        var database = settings.database
+        if let endpoints = settings.webhooks {
+            let bodies = EventBodies(languages: languages)
+            database = database.recording(OutboxRecorder(endpoints: endpoints) { bodies.body(of: $0) })
+        }
+        let store: any ReviewStore, closeStore: () -> Void
+        do {
+            (store, closeStore) = try database.openForServing(log: { errors.write($0) })
+        } catch {
+            errors.write("ratings serve: cannot open database \(settings.database.description): \(error)")
+            return 1
+        }
+        let webhooks: (dispatcher: WebhookDispatcher, reloader: FileReloader)?
+        do {
+            webhooks = try settings.webhooks.map { endpoints in
+                try startWebhooks(endpoints, store: store, retentionDays: settings.webhookRetentionDays, errors: errors)
+            }
+        } catch {
+            errors.write("ratings serve: cannot start the webhooks' threads: \(error)")
+            closeStore()
             return 1
         }
         var serverConfiguration = settings.server
@@ -110,6 +137,7 @@ enum ServeCommand {
         apiConfiguration.ranking = settings.ranking
         apiConfiguration.reviewPageCache = settings.reviewPageCache
         apiConfiguration.moderation = settings.moderation
+        apiConfiguration.webhooks = webhooks?.dispatcher
         // The API formats its lines itself, with the request id.
         apiConfiguration.errorLog = { errors.writeFormatted($0) }
         apiConfiguration.errorLogThrottle = errors.throttle
@@ -124,17 +152,44 @@ enum ServeCommand {
             port = try server.start()
         } catch {
             errors.write("ratings serve: cannot listen on \(settings.server.host):\(settings.server.port): \(error)")
+            stop(webhooks)
             closeStore()
             return 1
         }
         let rotation = settings.security.keyFile.flatMap { file in
-            settings.security.verifier.map { KeyRotation(file: file, verifier: $0, errors: errors) }
+            settings.security.verifier.map { KeyRotation.start(file: file, verifier: $0, errors: errors) }
         }
         defer { rotation?.stop() }
         let host = settings.server.host.contains(":") ? "[\(settings.server.host)]" : settings.server.host
         say("listening on http://\(host):\(port) (database \(settings.database.description), default maxRating \(settings.defaultScale.maxRating))", format: format)
         server.waitUntilStopped()
+        stop(webhooks)
         closeStore()
         return 0
+    }
+
+    /// Starts delivering the outbox, and reading the webhooks file again when it changes.
+    private static func startWebhooks(_ endpoints: WebhookEndpoints, store: any ReviewStore, retentionDays: Int,
+                                      errors: ErrorOutput) throws -> (dispatcher: WebhookDispatcher, reloader: FileReloader) {
+        var settings = WebhookDispatcher.Settings()
+        settings.retentionSeconds = Int64(retentionDays) * 86_400
+        let dispatcher = WebhookDispatcher(store: store, endpoints: endpoints, settings: settings) { errors.write($0) }
+        try dispatcher.start()
+        let reloader = FileReloader(path: endpoints.path, label: "ratings.webhooks") { reason in
+            do {
+                let list = try endpoints.reload()
+                errors.write("webhooks: read \(endpoints.path) again (\(reason)); endpoints in force: \(list.map(\.id).joined(separator: ", "))",
+                             level: .info)
+            } catch {
+                errors.write("webhooks: \(error); the endpoints in force are kept")
+            }
+        }
+        errors.write("webhooks: delivering to \(endpoints.all.map(\.id).joined(separator: ", ")) from \(endpoints.path)", level: .info)
+        return (dispatcher, reloader)
+    }
+
+    private static func stop(_ webhooks: (dispatcher: WebhookDispatcher, reloader: FileReloader)?) {
+        webhooks?.reloader.stop()
+        webhooks?.dispatcher.stop()
     }
 }

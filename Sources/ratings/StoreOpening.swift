@@ -21,6 +21,18 @@ enum DatabaseChoice {
         }
     }
 
+    /// The same database, its writes recording their change events through `recorder`.
+    func recording(_ recorder: any EventRecorder) -> DatabaseChoice {
+        switch self {
+        case .sqlite(var configuration):
+            configuration.events = recorder
+            return .sqlite(configuration)
+        case .postgresql(var configuration):
+            configuration.events = recorder
+            return .postgresql(configuration)
+        }
+    }
+
     /// How logs name the database (a URI's password left out).
     var description: String {
         switch self {

@@ -23,7 +23,7 @@ struct CommandLineTests {
         let binary = try binaryAlone(in: directory) // migrations must be embedded
         let first = try RatingsProcess.run(["migrate", "--database", "db.sqlite"], directory: directory.path, binary: binary)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("applied 5 migrations") && first.stdout.contains("0001_initial.sql, 0002_raters_and_ranking.sql, 0003_reviews.sql, 0004_review_replies.sql, 0005_moderation.sql"))
+        #expect(first.stdout.contains("applied 6 migrations") && first.stdout.contains("0001_initial.sql, 0002_raters_and_ranking.sql, 0003_reviews.sql, 0004_review_replies.sql, 0005_moderation.sql, 0006_webhook_outbox.sql"))
         let second = try RatingsProcess.run(["migrate"], environment: ["RATINGS_DATABASE": "db.sqlite"], directory: directory.path, binary: binary)
         #expect(second.status == 0)
         #expect(second.stdout.contains("up to date"))
@@ -205,7 +205,7 @@ struct CommandLineTests {
         let cluster = try PostgresCluster.shared()
         let uri = try cluster.freshDatabaseURI()
         let migrated = try RatingsProcess.run(["migrate", "--database", uri])
-        #expect(migrated.status == 0 && migrated.stdout.contains("applied 5 migrations"), "\(migrated.stderr)")
+        #expect(migrated.status == 0 && migrated.stdout.contains("applied 6 migrations"), "\(migrated.stderr)")
         #expect(try RatingsProcess.run(["migrate"], environment: ["RATINGS_DATABASE": uri]).stdout.contains("up to date"))
         let withPassword = uri.replacingOccurrences(of: "postgres@", with: "postgres:hunter2@")
         let server = try RatingsProcess(["serve", "--port", "0", "--database", withPassword, "--database-pool", "2"])

@@ -25,7 +25,7 @@ struct AggregateConsistencyTests {
                     group.addTask {
                         let itemID = ItemID(stored: "item-\(item)"), raterID = RaterID(stored: "rater-\(rater)")
                         if stars == 0 {
-                            _ = try await store.clear(ClearRequest(item: itemID, rater: raterID, defaultScale: scales[scaleIndex]))
+                            _ = try await store.clear(ClearRequest(item: itemID, rater: raterID, defaultScale: scales[scaleIndex], nowMilliseconds: 0))
                         } else {
                             do {
                                 _ = try await store.submit(SubmitRequest(item: itemID, rater: raterID, stars: stars,
@@ -86,7 +86,7 @@ struct AggregateConsistencyTests {
                 _ = try await store.erase(rater)
                 for item in items { try await expectMatches(item, nil, written: false, after: "step \(step), erasing \(rater.rawValue)") }
             case 1..<6:
-                let outcome = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: scale))
+                let outcome = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: scale, nowMilliseconds: 0))
                 try await expectMatches(item, outcome.summary, written: outcome.cleared, on: scale, after: "step \(step), clearing")
             default:
                 do {

@@ -108,12 +108,12 @@ struct ReviewListVersionTests {
         try expectMoved("a vote")
         _ = try await store.erase(RaterID(stored: "v"))
         try expectMoved("erasing the voter")
-        _ = try await store.removeReview(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
+        _ = try await store.removeReview(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five, nowMilliseconds: 0))
         try expectMoved("removing the review")
         _ = try await store.writeReview(ReviewWriteRequest(item: soup, rater: RaterID(stored: "a"), stars: 4, title: nil, body: "y",
                                                            language: nil, defaultScale: five, policy: .standard, nowMilliseconds: 5))
         try expectMoved("a second review")
-        _ = try await store.clear(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five))
+        _ = try await store.clear(ClearRequest(item: soup, rater: RaterID(stored: "a"), defaultScale: five, nowMilliseconds: 0))
         try expectMoved("clearing the reviewed rating")
 
         configuration.claimsFile = false

@@ -217,7 +217,7 @@ struct ModerationContractTests {
             try await flag(store, "soup", "author", by: "flagger", threshold: 1, at: 2)
             try await flag(store, "soup", "flagger", by: "author", .fake, at: 2)
             try await decide(store, "soup", "author", .rejected, at: 3)
-            _ = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("author"), defaultScale: five))
+            _ = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("author"), defaultScale: five, nowMilliseconds: 0))
             #expect(try await store.moderation(of: item("soup"), by: rater("author")) == nil)
             // A rewritten review shows the history again, without the old flags.
             try await write(store, "soup", "author", body: "Again.", at: 4)

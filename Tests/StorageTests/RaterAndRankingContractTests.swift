@@ -89,7 +89,7 @@ struct RaterAndRankingContractTests {
             try await submit(store, "single-star", "a", 1, scale: try Scale(maxRating: 1))  // (5 + 1) / 11, the same again
             try await submit(store, "low", "a", 1)                             // (5 + 0) / 11 = 0.4545
             for rater in 0..<12 { try await submit(store, "twelve", "t\(rater)", rater < 7 ? 5 : 1) }  // (5 + 7) / 22 = 6 / 11 again, count 12
-            _ = try await store.configure(ConfigureRequest(item: ItemID(stored: "unrated"), scale: five))
+            _ = try await store.configure(ConfigureRequest(item: ItemID(stored: "unrated"), scale: five, nowMilliseconds: 0))
             let top = try await store.topRanked(after: nil, limit: 10)
             #expect(top.items.map(\.item.rawValue) == ["many-fours", "twelve", "b-tie", "one-five", "single-star", "three-scale", "low"])
             #expect(top.next == nil)
@@ -109,7 +109,7 @@ struct RaterAndRankingContractTests {
             // A second rating breaks the tie by count; a clear and an erasure are reflected at once.
             try await submit(store, "three-scale", "b", 3)
             #expect(try await store.topRanked(after: nil, limit: 2).items.map(\.item.rawValue) == ["many-fours", "three-scale"])
-            _ = try await store.clear(ClearRequest(item: ItemID(stored: "three-scale"), rater: RaterID(stored: "b"), defaultScale: five))
+            _ = try await store.clear(ClearRequest(item: ItemID(stored: "three-scale"), rater: RaterID(stored: "b"), defaultScale: five, nowMilliseconds: 0))
             #expect(try await store.topRanked(after: nil, limit: 3).items.map(\.item.rawValue) == ["many-fours", "twelve", "b-tie"])
             #expect(try await store.erase(RaterID(stored: "a")).ratings == 5)
             #expect(try await store.topRanked(after: nil, limit: 10).items.map(\.item.rawValue) == ["many-fours", "twelve"])

@@ -65,7 +65,7 @@ struct ReviewContractTests {
             #expect(restarred?.votes == HelpfulVotes(up: 1, down: 0))
             let lowest = try await store.reviews(of: item("soup"), sort: .lowest, limit: 5)
             #expect(lowest.reviews.map(\.stars.count) == [2])
-            let cleared = try await store.clear(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five))
+            let cleared = try await store.clear(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five, nowMilliseconds: 0))
             #expect(cleared.cleared && cleared.removedReview && cleared.summary.count == 0 && cleared.summary.reviewCount == 0)
             #expect(try await store.review(of: item("soup"), by: rater("u-1")) == nil)
             // A new review starts without the old one's votes.
@@ -78,11 +78,11 @@ struct ReviewContractTests {
     func removeKeepsRating(engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await write(store, "soup", "u-1", 4)
-            let removed = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five))
+            let removed = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five, nowMilliseconds: 0))
             #expect(removed.cleared && removed.summary.count == 1 && removed.summary.reviewCount == 0)
-            let again = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five))
+            let again = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five, nowMilliseconds: 0))
             #expect(!again.cleared && again.summary.count == 1)
-            let never = try await store.removeReview(ClearRequest(item: item("nothing"), rater: rater("u-1"), defaultScale: five))
+            let never = try await store.removeReview(ClearRequest(item: item("nothing"), rater: rater("u-1"), defaultScale: five, nowMilliseconds: 0))
             #expect(!never.cleared && never.summary.count == 0)
             #expect(try await store.rating(of: item("soup"), by: rater("u-1"), defaultScale: five)?.stars.count == 4)
         }
@@ -269,7 +269,7 @@ struct ReviewContractTests {
             #expect(try await reply(nil).review.reply == nil)
             #expect(try await store.review(of: item("soup"), by: rater("u-1"))?.reply == nil)
             _ = try await reply("Back.")
-            _ = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five))
+            _ = try await store.removeReview(ClearRequest(item: item("soup"), rater: rater("u-1"), defaultScale: five, nowMilliseconds: 0))
             try await write(store, "soup", "u-1", 3, at: 50)
             #expect(try await store.review(of: item("soup"), by: rater("u-1"))?.reply == nil, "a new review starts without the old reply")
             await #expect(throws: ReviewError.reviewNotFound(item: item("soup"), rater: rater("nobody"))) {

@@ -29,7 +29,7 @@ struct StoreContractTests {
     func rejectsStarsAboveScale(engine: TestEngine) async throws {
         try await withStore(engine) { store in
             let (item, rater) = ids("tiny", "r")
-            _ = try await store.configure(ConfigureRequest(item: item, scale: try Scale(maxRating: 3)))
+            _ = try await store.configure(ConfigureRequest(item: item, scale: try Scale(maxRating: 3), nowMilliseconds: 0))
             await #expect(throws: RatingError.starsOutOfRange(given: "4", scale: try Scale(maxRating: 3))) {
                 try await store.submit(SubmitRequest(item: item, rater: rater, stars: 4, defaultScale: five, nowMilliseconds: 1))
             }
@@ -44,13 +44,13 @@ struct StoreContractTests {
             let (item, rater) = ids("soup", "r")
             let seven = try Scale(maxRating: 7)
             _ = try await store.submit(SubmitRequest(item: item, rater: rater, stars: 6, defaultScale: seven, nowMilliseconds: 1))
-            let cleared = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five))
+            let cleared = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five, nowMilliseconds: 0))
             #expect(cleared.cleared && cleared.summary.count == 0 && cleared.summary.scale == seven)
             #expect(try await store.summary(of: item, defaultScale: five).scale == seven)
-            let again = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five))
+            let again = try await store.clear(ClearRequest(item: item, rater: rater, defaultScale: five, nowMilliseconds: 0))
             #expect(!again.cleared)
             #expect(try await store.summary(of: ItemID(stored: "never"), defaultScale: five) == .empty(ItemID(stored: "never"), on: five))
-            let unknown = try await store.clear(ClearRequest(item: ItemID(stored: "never"), rater: rater, defaultScale: five))
+            let unknown = try await store.clear(ClearRequest(item: ItemID(stored: "never"), rater: rater, defaultScale: five, nowMilliseconds: 0))
             #expect(!unknown.cleared && unknown.summary == .empty(ItemID(stored: "never"), on: five))
         }
     }
@@ -60,18 +60,18 @@ struct StoreContractTests {
         try await withStore(engine) { store in
             let (item, rater) = ids("cake", "r")
             let three = try Scale(maxRating: 3)
-            #expect(try await store.configure(ConfigureRequest(item: item, scale: three)).created)
-            #expect(try await !store.configure(ConfigureRequest(item: item, scale: three)).created)
+            #expect(try await store.configure(ConfigureRequest(item: item, scale: three, nowMilliseconds: 0)).created)
+            #expect(try await !store.configure(ConfigureRequest(item: item, scale: three, nowMilliseconds: 0)).created)
             _ = try await store.submit(SubmitRequest(item: item, rater: rater, stars: 2, defaultScale: five, nowMilliseconds: 1))
             await #expect(throws: RatingError.scaleConflict(current: three, requested: five, ratingCount: 1)) {
-                try await store.configure(ConfigureRequest(item: item, scale: five))
+                try await store.configure(ConfigureRequest(item: item, scale: five, nowMilliseconds: 0))
             }
             #expect(try await store.summary(of: item, defaultScale: five).scale == three, "the refused change left nothing behind")
-            #expect(try await !store.configure(ConfigureRequest(item: item, scale: three)).created)
+            #expect(try await !store.configure(ConfigureRequest(item: item, scale: three, nowMilliseconds: 0)).created)
             // An item whose scale came from its first rating has no explicit scale yet.
             let (other, _) = ids("pie", "r")
             _ = try await store.submit(SubmitRequest(item: other, rater: rater, stars: 2, defaultScale: five, nowMilliseconds: 1))
-            #expect(try await store.configure(ConfigureRequest(item: other, scale: five)).created)
+            #expect(try await store.configure(ConfigureRequest(item: other, scale: five, nowMilliseconds: 0)).created)
         }
     }
 
@@ -110,7 +110,7 @@ struct StoreContractTests {
                                 let itemID = ItemID(stored: "item-\(item)"), raterID = RaterID(stored: "rater-\(rater)")
                                 let scale = scales[item % 10]
                                 if stars == 0 {
-                                    _ = try await target.clear(ClearRequest(item: itemID, rater: raterID, defaultScale: scale))
+                                    _ = try await target.clear(ClearRequest(item: itemID, rater: raterID, defaultScale: scale, nowMilliseconds: 0))
                                 } else {
                                     do {
                                         _ = try await target.submit(SubmitRequest(item: itemID, rater: raterID, stars: stars,

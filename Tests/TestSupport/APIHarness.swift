@@ -36,7 +36,7 @@ public final class APIHarness: Sendable {
 
     public init(store: any ReviewStore = InMemoryRatingStore(), defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil,
                 writeLimiter: WriteRateLimiter? = nil, logFormat: LogFormat = .text, clock: ManualClock = ManualClock(),
-                moderation: ModerationPolicy = .standard, transport: Transport = .direct,
+                moderation: ModerationPolicy = .standard, webhooks: (any WebhookMonitor)? = nil, transport: Transport = .direct,
                 configureServer: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.store = store
         self.clock = clock
@@ -47,6 +47,7 @@ public final class APIHarness: Sendable {
         configuration.logFormat = logFormat
         configuration.clock = clock
         configuration.moderation = moderation
+        configuration.webhooks = webhooks
         let errors = self.errors
         configuration.errorLog = { line in errors.withLock { $0.append(line) } }
         // Only a server that will run gets a test server's settings (and its /dev/null descriptor).
@@ -129,12 +130,12 @@ public final class APIHarness: Sendable {
 public func withAPI<T>(_ engine: TestEngine = .memory, store given: (any ReviewStore)? = nil, storeOptions: TestEngine.Options = .init(),
                        defaultMaxRating: Int = 5, verifier: (any IdentityVerifier)? = nil, writeLimiter: WriteRateLimiter? = nil,
                        logFormat: LogFormat = .text, clock: ManualClock = ManualClock(), moderation: ModerationPolicy = .standard,
-                       over transport: APIHarness.Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in },
+                       webhooks: (any WebhookMonitor)? = nil, over transport: APIHarness.Transport = .direct, configureServer: (inout ServerConfiguration) -> Void = { _ in },
                        _ body: (APIHarness) async throws -> T) async throws -> T {
     let (store, remove) = try given.map { ($0, {}) } ?? engine.makeStore(storeOptions)
     defer { remove() }
     let harness = try APIHarness(store: store, defaultMaxRating: defaultMaxRating, verifier: verifier, writeLimiter: writeLimiter,
-                                 logFormat: logFormat, clock: clock, moderation: moderation, transport: transport,
+                                 logFormat: logFormat, clock: clock, moderation: moderation, webhooks: webhooks, transport: transport,
                                  configureServer: configureServer)
     defer { harness.stop() }
     return try await body(harness)

@@ -355,4 +355,93 @@ public final class InMemoryRatingStore: ReviewStore {
             return VoteOutcome(created: old == nil && request.helpful != nil, review: review)
         })
     }
+
+    // MARK: The outbox: rows a test adds (`appendOutbox`); this model records no events of its own,
+    // so the event contract tests run on the durable engines.
+
+    private struct OutboxRow {
+        let delivery: OutboxDelivery
+        var state = "pending"
+        var due: Int64
+        var heldUntil: Int64 = 0
+        var finished: Int64?
+        var lastError: DeliveryError?
+    }
+
+    private let outbox = Locked<[OutboxRow]>([])
+
+    /// Adds rows to the outbox, as a durable engine's write would.
+    public func appendOutbox(_ entries: [OutboxEntry]) {
+        outbox.withLock { rows in
+            for entry in entries {
+                rows.append(OutboxRow(delivery: OutboxDelivery(id: (rows.last?.delivery.id ?? 0) + 1, entry: entry, attempts: 0, firstAttemptMilliseconds: nil),
+                                      due: entry.createdAtMilliseconds))
+            }
+        }
+    }
+
+    public func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+                                completion: @escaping StoreCompletion<[OutboxDelivery]>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                let due = rows.indices.filter {
+                    rows[$0].state == "pending" && rows[$0].due <= nowMilliseconds && rows[$0].heldUntil <= nowMilliseconds
+                        && !excluded.contains(rows[$0].delivery.entry.endpoint)
+                }
+                    .sorted { rows[$0].due < rows[$1].due }.prefix(limit)
+                return due.map { index in
+                    rows[index].heldUntil = nowMilliseconds + leaseMilliseconds
+                    return rows[index].delivery
+                }
+            }
+        })
+    }
+
+    public func finishDelivery(_ result: DeliveryResult, completion: @escaping StoreCompletion<Void>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                guard let index = rows.firstIndex(where: { $0.delivery.id == result.delivery }) else { return }
+                let old = rows[index].delivery
+                let (state, due, finished) = OutboxQueries.finishParameters(result)
+                rows[index] = OutboxRow(delivery: OutboxDelivery(id: old.id, entry: old.entry, attempts: old.attempts + 1,
+                                                                 firstAttemptMilliseconds: old.firstAttemptMilliseconds ?? result.firstAttemptMilliseconds),
+                                        state: state, due: due, finished: finished,
+                                        lastError: result.outcome == .delivered ? rows[index].lastError
+                                            : DeliveryError(atMilliseconds: result.attemptedAtMilliseconds, status: result.status, error: result.error))
+            }
+        })
+    }
+
+    public func pruneDeliveries(finishedBefore beforeMilliseconds: Int64, completion: @escaping StoreCompletion<Int>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                let before = rows.count
+                rows.removeAll { $0.state != "pending" && ($0.finished ?? .max) < beforeMilliseconds }
+                return before - rows.count
+            }
+        })
+    }
+
+    public func deliveryTotals(completion: @escaping StoreCompletion<[String: DeliveryTotals]>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                var totals: [String: DeliveryTotals] = [:]
+                for row in rows {
+                    totals[row.delivery.entry.endpoint, default: DeliveryTotals()].add(1, in: row.state)
+                    if let error = row.lastError, error.atMilliseconds >= totals[row.delivery.entry.endpoint]?.lastError?.atMilliseconds ?? .min {
+                        totals[row.delivery.entry.endpoint]?.lastError = error
+                    }
+                }
+                return totals
+            }
+        })
+    }
+
+    public func pendingDeliveries(completion: @escaping StoreCompletion<[String: Int]>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                rows.filter { $0.state == "pending" }.reduce(into: [String: Int]()) { $0[$1.delivery.entry.endpoint, default: 0] += 1 }
+            }
+        })
+    }
 }

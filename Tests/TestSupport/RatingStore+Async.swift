@@ -116,3 +116,28 @@ extension ReviewStore {
         try await withCheckedThrowingContinuation { continuation in pendingReviewCount { continuation.resume(with: $0) } }
     }
 }
+
+/// Awaitable forms of the outbox's callbacks, for tests.
+extension OutboxStore {
+    public func claimDeliveries(now: Int64, limit: Int, lease: Int64 = 60_000, excluding excluded: [String] = []) async throws -> [OutboxDelivery] {
+        try await withCheckedThrowingContinuation { continuation in
+            claimDeliveries(nowMilliseconds: now, limit: limit, leaseMilliseconds: lease, excluding: excluded) { continuation.resume(with: $0) }
+        }
+    }
+
+    public func finishDelivery(_ result: DeliveryResult) async throws {
+        try await withCheckedThrowingContinuation { continuation in finishDelivery(result) { continuation.resume(with: $0) } }
+    }
+
+    public func pruneDeliveries(finishedBefore milliseconds: Int64) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in pruneDeliveries(finishedBefore: milliseconds) { continuation.resume(with: $0) } }
+    }
+
+    public func deliveryTotals() async throws -> [String: DeliveryTotals] {
+        try await withCheckedThrowingContinuation { continuation in deliveryTotals { continuation.resume(with: $0) } }
+    }
+
+    public func pendingDeliveries() async throws -> [String: Int] {
+        try await withCheckedThrowingContinuation { continuation in pendingDeliveries { continuation.resume(with: $0) } }
+    }
+}

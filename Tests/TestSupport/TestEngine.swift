@@ -19,17 +19,20 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
     /// The real engines among those this run tests.
     public static let durable: [TestEngine] = all.filter { $0 != .memory }
 
-    /// Settings of the store a test asks for beyond the defaults (SQLite's only).
+    /// Settings of the store a test asks for beyond the defaults.
     public struct Options: Sendable {
         /// Where SQLite's fresh directory is made (a small disk, say); the system's temporary
         /// directory when nil.
         public var parentDirectory: String?
         /// How long a SQLite write waits for another process's lock.
         public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Records each write's events in the outbox (durable engines only).
+        public var events: (any EventRecorder)?
 
-        public init(parentDirectory: String? = nil, busyTimeoutMilliseconds: Int32 = 5_000) {
+        public init(parentDirectory: String? = nil, busyTimeoutMilliseconds: Int32 = 5_000, events: (any EventRecorder)? = nil) {
             self.parentDirectory = parentDirectory
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.events = events
         }
     }
 
@@ -43,6 +46,7 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
             var configuration = SQLiteStoreConfiguration(path: directory.file("ratings.sqlite"))
             configuration.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
             configuration.claimsFile = true // as `ratings serve` opens it, so its cache is on
+            configuration.events = options.events
             let store = try SQLiteRatingStore(configuration)
             return (store, { store.flush(); directory.remove() })
         case .postgresql:
@@ -52,6 +56,7 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
             // hypervisor takes a third of the machine, 500 writes queued on one item's row lock
             // outlasted the 4.5 s default once in CI, and a correct store failed a count.
             configuration.requestTimeoutSeconds = 30
+            configuration.events = options.events
             let store = try PostgresRatingStore(configuration)
             return (store, { store.close() })
         }
@@ -59,8 +64,9 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
 }
 
 /// Runs `body` with a fresh store of `engine`, removed afterwards.
-public func withStore<T>(_ engine: TestEngine, _ body: (any ReviewStore) async throws -> T) async throws -> T {
-    let (store, remove) = try engine.makeStore()
+public func withStore<T>(_ engine: TestEngine, options: TestEngine.Options = .init(), _ body: (any ReviewStore) async throws -> T)
+    async throws -> T {
+    let (store, remove) = try engine.makeStore(options)
     defer { remove() }
     return try await body(store)
 }

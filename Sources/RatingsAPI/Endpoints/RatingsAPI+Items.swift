@@ -119,7 +119,8 @@ extension RatingsAPI {
                 RatingError.scaleOutOfRange(given: $0)
             }
         }
-        return context.store({ [store] in store.configure(ConfigureRequest(item: item, scale: scale), completion: $0) }) { outcome in
+        let request = ConfigureRequest(item: item, scale: scale, nowMilliseconds: services.clock.wallMilliseconds())
+        return context.store({ [store] in store.configure(request, completion: $0) }) { outcome in
             Responses.json(outcome.created ? 201 : 200, in: language) { $0.summary(outcome.summary, into: &$1) }
         }
     }

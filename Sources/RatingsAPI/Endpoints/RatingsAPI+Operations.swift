@@ -17,16 +17,39 @@ extension RatingsAPI {
         }
     }
 
-    /// The exposition; the moderation queue's gauge is counted by the store at each scrape, so it
-    /// holds every process's reviews, and is left out when the store does not answer (the rest
-    /// is this process's own and always answers).
+    /// The exposition. The gauges of the moderation queue and of pending webhook deliveries are
+    /// counted by the store at each scrape, so they hold every replica's rows, and are left out
+    /// when the store does not answer (the rest is this process's own and always answers).
     func exposeMetrics(_ context: RequestContext) throws -> Reply {
         let openConnections = configuration.openConnections()
-        return context.store({ [store] completion in
-            store.pendingReviewCount { result in completion(.success(try? result.get())) }
-        }) { [metrics] (pending: Int?) in
-            Responses.text(200, metrics.render(openConnections: openConnections, pendingReviews: pending),
-                           contentType: "text/plain; version=0.0.4; charset=utf-8")
+        let webhooks = configuration.webhooks
+        return context.store({ [store] (completion: @escaping StoreCompletion<StoreGauges>) in
+            store.pendingReviewCount { reviews in
+                guard webhooks != nil else { return completion(.success(StoreGauges(pendingReviews: try? reviews.get(), pendingDeliveries: nil))) }
+                store.pendingDeliveries { deliveries in
+                    completion(.success(StoreGauges(pendingReviews: try? reviews.get(), pendingDeliveries: try? deliveries.get())))
+                }
+            }
+        }) { [metrics] gauges in
+            let webhookLines = webhooks.map { APIMetrics.webhookLines($0, pending: gauges.pendingDeliveries) } ?? ""
+            return Responses.text(200, metrics.render(openConnections: openConnections, pendingReviews: gauges.pendingReviews) + webhookLines,
+                                  contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+    }
+
+    /// What the store counts for the metrics; nil where it did not answer.
+    private struct StoreGauges: Sendable {
+        let pendingReviews: Int?
+        let pendingDeliveries: [String: Int]?
+    }
+
+    /// `GET /v1/admin/webhooks`: each endpoint in force, its URL without credentials, its rows in
+    /// the outbox and its latest failed attempt. Needs `ratings:admin`.
+    func webhookStatus(_ context: RequestContext) throws -> Reply {
+        try services.access.requireAdmin(context.identity(), operation: "Reading the webhooks' status")
+        let endpoints = configuration.webhooks?.endpoints ?? []
+        return context.store({ [store] in store.deliveryTotals(completion: $0) }) { totals in
+            Responses.json(200) { WireFormat.webhookStatus(endpoints, totals: totals, into: &$0) }
         }
     }
 

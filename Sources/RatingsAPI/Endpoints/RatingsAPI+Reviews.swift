@@ -56,7 +56,8 @@ extension RatingsAPI {
         let rater = try limited(services.access.rater(context.parameter(.raterId), caller: context.identity()))
         let language = try context.language()
         let item = try ItemID(context.parameter(.itemId))
-        let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale)
+        let request = ClearRequest(item: item, rater: rater, defaultScale: configuration.defaultScale,
+                                   nowMilliseconds: services.clock.wallMilliseconds())
         return context.store({ [store] in store.removeReview(request, completion: $0) }) { [metrics] outcome in
             if outcome.cleared { metrics.reviewsRemoved() }
             return Responses.json(200, in: language) { $0.cleared(outcome, item: item, rater: rater, into: &$1) }

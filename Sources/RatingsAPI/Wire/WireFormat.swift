@@ -285,4 +285,32 @@ struct WireFormat {
         json.key("nextCursor"); if let nextCursor { json.string(nextCursor) } else { json.null() }
         json.endObject()
     }
+
+    /// The admin route's answer: each endpoint in force with its outbox rows and latest error.
+    static func webhookStatus(_ endpoints: [WebhookEndpoint], totals: [String: DeliveryTotals], into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("endpoints"); json.beginArray()
+        for endpoint in endpoints {
+            let counts = totals[endpoint.id] ?? DeliveryTotals()
+            json.beginObject()
+            json.key("id"); json.string(endpoint.id)
+            json.key("url"); json.string(endpoint.displayURL)
+            json.key("pending"); json.integer(counts.pending)
+            json.key("delivered"); json.integer(counts.delivered)
+            json.key("failed"); json.integer(counts.failed)
+            json.key("lastError")
+            if let error = counts.lastError {
+                json.beginObject()
+                json.key("at"); Timestamp.withRFC3339(milliseconds: error.atMilliseconds) { json.string(utf8: $0) }
+                if let status = error.status { json.key("status"); json.integer(status) }
+                if let text = error.error { json.key("error"); json.string(text) }
+                json.endObject()
+            } else {
+                json.null()
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+    }
 }

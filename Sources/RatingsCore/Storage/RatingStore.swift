@@ -87,11 +87,14 @@ public struct ClearRequest: Sendable {
     public let item: ItemID
     public let rater: RaterID
     public let defaultScale: Scale
+    /// When the clear happened, for its events.
+    public let nowMilliseconds: Int64
 
-    public init(item: ItemID, rater: RaterID, defaultScale: Scale) {
+    public init(item: ItemID, rater: RaterID, defaultScale: Scale, nowMilliseconds: Int64) {
         self.item = item
         self.rater = rater
         self.defaultScale = defaultScale
+        self.nowMilliseconds = nowMilliseconds
     }
 }
 
@@ -99,10 +102,13 @@ public struct ClearRequest: Sendable {
 public struct ConfigureRequest: Sendable {
     public let item: ItemID
     public let scale: Scale
+    /// When the scale was set, for its event.
+    public let nowMilliseconds: Int64
 
-    public init(item: ItemID, scale: Scale) {
+    public init(item: ItemID, scale: Scale, nowMilliseconds: Int64) {
         self.item = item
         self.scale = scale
+        self.nowMilliseconds = nowMilliseconds
     }
 }
 

@@ -2,7 +2,7 @@
 /// store is both. Calls are asynchronous as `RatingStore`'s are; a review write moves the rating,
 /// the item's aggregates and `reviewCount` in one transaction. Refusals arrive as `RatingError`
 /// (stars off the scale) or `ReviewError`.
-public protocol ReviewStore: RatingStore {
+public protocol ReviewStore: RatingStore, OutboxStore {
     /// The rater's review of the item in any status, or nil when there is none.
     func review(of item: ItemID, by rater: RaterID, defaultScale: Scale, completion: @escaping StoreCompletion<Review?>)
 

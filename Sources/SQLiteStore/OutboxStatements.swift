@@ -1,0 +1,113 @@
+import RatingsCore
+
+/// The outbox statements of one connection, prepared once, each behind a typed call: the
+/// writer's session records events and runs claims, finishes and prunes (every one a write, so
+/// the writer runs them); a read connection reads the totals.
+final class OutboxStatements {
+    private static let sql: OutboxQueries.Parameter = { position, _ in "?\(position)" }
+
+    private let bumpVersion: SQLiteStatement
+    private let selectVersion: SQLiteStatement
+    private let insert: SQLiteStatement
+    private let claim: SQLiteStatement
+    private let finish: SQLiteStatement
+    private let prune: SQLiteStatement
+    private let totals: SQLiteStatement
+    private let pending: SQLiteStatement
+    private let lastError: SQLiteStatement
+
+    init(on connection: SQLiteConnection) throws(SQLiteError) {
+        bumpVersion = try connection.prepare(OutboxQueries.bumpVersion(Self.sql))
+        selectVersion = try connection.prepare(OutboxQueries.selectVersion(Self.sql))
+        insert = try connection.prepare(OutboxQueries.insert(Self.sql))
+        claim = try connection.prepare(OutboxQueries.claim(Self.sql, lock: "") { "endpoint_id NOT IN (SELECT value FROM json_each(\($0)))" })
+        finish = try connection.prepare(OutboxQueries.finish(Self.sql))
+        prune = try connection.prepare(OutboxQueries.prune(Self.sql))
+        totals = try connection.prepare(OutboxQueries.totals)
+        pending = try connection.prepare(OutboxQueries.pending)
+        lastError = try connection.prepare(OutboxQueries.lastError(Self.sql))
+    }
+
+    /// Moves the item's version on by one and answers the new one.
+    func nextVersion(of item: ItemID) throws(SQLiteError) -> Int64 {
+        try bumpVersion.run { () throws(SQLiteError) in try bumpVersion.bind(1, item.rawValue) }
+        var version: Int64 = 0
+        try selectVersion.run(bind: { () throws(SQLiteError) in try selectVersion.bind(1, item.rawValue) },
+                              row: { version = Int64(selectVersion.int(0)) })
+        return version
+    }
+
+    func append(_ entries: [OutboxEntry]) throws(SQLiteError) {
+        for entry in entries {
+            try insert.run { () throws(SQLiteError) in
+                try insert.bind(1, entry.eventID)
+                try insert.bind(2, entry.endpoint)
+                try insert.bind(3, entry.type.rawValue)
+                try insert.bind(4, entry.payload)
+                try insert.bind(5, Int(entry.createdAtMilliseconds))
+            }
+        }
+    }
+
+    func claim(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String]) throws(SQLiteError) -> [OutboxDelivery] {
+        var claimed: [OutboxDelivery] = []
+        try claim.run(bind: { () throws(SQLiteError) in
+            try claim.bind(1, Int(nowMilliseconds))
+            try claim.bind(2, Int(nowMilliseconds + leaseMilliseconds))
+            try claim.bind(3, limit)
+            // Endpoint ids hold only A-Z a-z 0-9 . _ -, so quoting each makes a JSON array.
+            try claim.bind(4, "[" + excluded.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+        }, row: {
+            let entry = OutboxEntry(eventID: claim.text(1), endpoint: claim.text(2), type: EventType(rawValue: claim.text(3)) ?? .raterErased,
+                                    payload: claim.text(4), createdAtMilliseconds: Int64(claim.int(5)))
+            claimed.append(OutboxDelivery(id: Int64(claim.int(0)), entry: entry, attempts: claim.int(6),
+                                          firstAttemptMilliseconds: claim.optionalText(7).flatMap { Int64($0) }))
+        })
+        return claimed.sorted { $0.id < $1.id }
+    }
+
+    func finish(_ result: DeliveryResult) throws(SQLiteError) {
+        let (state, due, finished) = OutboxQueries.finishParameters(result)
+        let failedAttempt = result.outcome != .delivered
+        try finish.run { () throws(SQLiteError) in
+            try finish.bind(1, Int(result.delivery))
+            try finish.bind(2, state)
+            try finish.bind(3, Int(result.firstAttemptMilliseconds))
+            try finish.bind(4, Int(due))
+            try finish.bind(5, finished.map { Int($0) })
+            try finish.bind(6, failedAttempt ? Int(result.attemptedAtMilliseconds) : nil)
+            try finish.bind(7, result.status)
+            try finish.bind(8, result.error)
+        }
+    }
+
+    /// Removes up to `OutboxQueries.pruneBatch` rows; answers how many.
+    func prune(finishedBefore milliseconds: Int64) throws(SQLiteError) -> Int {
+        try prune.run { () throws(SQLiteError) in
+            try prune.bind(1, Int(milliseconds))
+            try prune.bind(2, OutboxQueries.pruneBatch)
+        }
+        return prune.changes
+    }
+
+    func totalsByEndpoint() throws(SQLiteError) -> [String: DeliveryTotals] {
+        var totals: [String: DeliveryTotals] = [:]
+        try self.totals.run(bind: {}, row: {
+            totals[self.totals.text(0), default: DeliveryTotals()].add(self.totals.int(2), in: self.totals.text(1))
+        })
+        for endpoint in totals.keys {
+            try lastError.run(bind: { () throws(SQLiteError) in try lastError.bind(1, endpoint) }, row: {
+                totals[endpoint]?.lastError = DeliveryError(atMilliseconds: Int64(lastError.int(0)),
+                                                            status: lastError.optionalText(1).flatMap { Int($0) },
+                                                            error: lastError.optionalText(2))
+            })
+        }
+        return totals
+    }
+
+    func pendingByEndpoint() throws(SQLiteError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try pending.run(bind: {}, row: { counts[pending.text(0)] = pending.int(1) })
+        return counts
+    }
+}

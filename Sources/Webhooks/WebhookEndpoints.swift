@@ -1,0 +1,57 @@
+public import RatingsCore
+import Locking
+import Glibc
+
+/// The endpoints in force, shared by the recorder (which writes their outbox rows) and the
+/// dispatcher (which delivers them), replaced whole when the webhooks file is read again.
+public final class WebhookEndpoints: Sendable {
+    private let current: Locked<[WebhookEndpoint]>
+    /// The file they come from.
+    public let path: String
+
+    /// Reads `path`; throws when it cannot be read or used, naming what is wrong.
+    public init(path: String) throws(WebhookConfigurationError) {
+        self.path = path
+        current = Locked(try Self.read(path))
+    }
+
+    /// Endpoints given directly, for tests.
+    public init(_ endpoints: [WebhookEndpoint]) {
+        path = ""
+        current = Locked(endpoints)
+    }
+
+    public var all: [WebhookEndpoint] { current.withLock { $0 } }
+
+    public func endpoint(_ id: String) -> WebhookEndpoint? { current.withLock { list in list.first { $0.id == id } } }
+
+    /// Reads the file again: the new endpoints on success; on failure the endpoints in force stay
+    /// and the error says why.
+    @discardableResult
+    public func reload() throws(WebhookConfigurationError) -> [WebhookEndpoint] {
+        let endpoints = try Self.read(path)
+        current.withLock { $0 = endpoints }
+        return endpoints
+    }
+
+    public func replace(_ endpoints: [WebhookEndpoint]) { current.withLock { $0 = endpoints } }
+
+    private static func read(_ path: String) throws(WebhookConfigurationError) -> [WebhookEndpoint] {
+        guard let file = fopen(path, "rb") else {
+            throw WebhookConfigurationError("\(path) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk.prefix(count)
+            if count < chunk.count { break }
+            guard bytes.count <= 1 << 20 else { throw WebhookConfigurationError("\(path) is over 1 MiB; a webhooks file lists endpoints") }
+        }
+        do {
+            return try WebhookConfiguration.endpoints(from: bytes)
+        } catch {
+            throw WebhookConfigurationError("\(path): \(error.description)")
+        }
+    }
+}

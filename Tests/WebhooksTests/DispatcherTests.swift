@@ -1,0 +1,162 @@
+import Foundation
+import HTTP1
+import HTTPServer
+import Locking
+import RatingsAPI
+import RatingsCore
+import TestSupport
+import Testing
+import Webhooks
+
+private let secretText = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+/// A request a receiver took, with when it arrived.
+private struct Received: Sendable {
+    let id: String
+    let timestamp: String
+    let signature: String
+    let body: [UInt8]
+    let at: Double
+}
+
+/// What a receiver answers its `n`th request (from 0): a status and fields, or nothing ever.
+private enum Answer: Sendable {
+    case status(Int, [(String, String)] = [])
+    case hang
+}
+
+/// Runs a receiver on a free port with `answer`, and `body` with its port and what it took.
+private func withReceiver<T>(_ answer: @escaping @Sendable (Int) -> Answer, _ body: (Int, Locked<[Received]>) async throws -> T) async throws -> T {
+    let received = Locked<[Received]>([])
+    let handler = HTTPHandler { request, _, _ in
+        let index = received.withLock { list -> Int in
+            list.append(Received(id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "",
+                                 signature: request.headers["webhook-signature"] ?? "", body: request.body, at: ProcessInfo.processInfo.systemUptime))
+            return list.count - 1
+        }
+        switch answer(index) {
+        case .status(let status, let fields): return .now(HTTPResponse(status: status, headers: HTTPHeaders(fields)))
+        case .hang: return .later
+        }
+    }
+    return try await withTestServer(handler: handler, configure: { $0.drainTimeoutSeconds = 0.5 }) { port, _ in try await body(port, received) }
+}
+
+private func endpoint(_ id: String, port: Int, events: [String] = ["*"]) throws -> WebhookEndpoint {
+    let json = #"{"endpoints": [{"id": "\#(id)", "url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(secretText)", "events": [\#(events.map { "\"\($0)\"" }.joined(separator: ","))]}]}"#
+    return try WebhookConfiguration.endpoints(from: Array(json.utf8))[0]
+}
+
+/// A SQLite store recording events for `endpoints`, and a dispatcher delivering them, stopped after `body`.
+private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: Double = 10, workers: Int = 4, perEndpoint: Int = 2,
+                               _ body: (any ReviewStore, WebhookDispatcher, Locked<[String]>) async throws -> T) async throws -> T {
+    let set = WebhookEndpoints(endpoints)
+    let bodies = EventBodies(languages: try LanguageCatalog.bundled())
+    let recorder = OutboxRecorder(endpoints: set) { bodies.body(of: $0) }
+    return try await withStore(.sqlite, options: .init(events: recorder)) { store in
+        var settings = WebhookDispatcher.Settings()
+        settings.pollSeconds = 0.05
+        settings.timeoutSeconds = timeoutSeconds
+        settings.workers = workers
+        settings.perEndpoint = perEndpoint
+        let log = Locked<[String]>([])
+        let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings) { line in log.withLock { $0.append(line) } }
+        try dispatcher.start()
+        defer { dispatcher.stop() }
+        return try await body(store, dispatcher, log)
+    }
+}
+
+private func rate(_ store: any ReviewStore, _ item: String, _ stars: Int = 4) async throws {
+    _ = try await store.submit(SubmitRequest(item: ItemID(stored: item), rater: RaterID(stored: "u-1"), stars: stars, defaultScale: .standard,
+                                             nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000)))
+}
+
+@Suite("The dispatcher delivers the outbox: signed, retried as scheduled, never held up by a bad endpoint", .serialized)
+struct DispatcherTests {
+    @Test("a write's event arrives signed as Standard Webhooks says, once; the outbox marks it delivered")
+    func delivers() async throws {
+        try await withReceiver({ _ in .status(204) }) { port, received in
+            let hook = try endpoint("crm", port: port)
+            try await withDispatcher([hook]) { store, dispatcher, _ in
+                try await rate(store, "soup")
+                #expect(eventually { received.withLock { $0.count } == 1 })
+                let request = try #require(received.withLock { $0.first })
+                #expect(request.id.hasPrefix("msg_") && Int64(request.timestamp) != nil)
+                #expect(request.signature == WebhookSignature.sign(id: request.id, timestampSeconds: Int64(request.timestamp) ?? 0,
+                                                                   body: request.body, secret: hook.secret))
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+                let data = try #require(json["data"] as? [String: Any])
+                #expect(json["type"] as? String == "rating.created" && data["itemId"] as? String == "soup" && data["itemVersion"] as? Int == 1)
+                #expect((data["summary"] as? [String: Any])?["count"] as? Int == 1)
+                #expect(eventually { (try? blockingTotals(store))?["crm"]?.delivered == 1 })
+                #expect(dispatcher.attempts()["crm"]?.delivered == 1)
+            }
+        }
+    }
+
+    @Test("a 503 with Retry-After: 1 is tried again a second later, with the same webhook-id; the error is kept for the admin route")
+    func retryAfter() async throws {
+        try await withReceiver({ $0 == 0 ? .status(503, [("Retry-After", "1")]) : .status(200) }) { port, received in
+            try await withDispatcher([try endpoint("crm", port: port)]) { store, dispatcher, log in
+                try await rate(store, "soup")
+                #expect(eventually(timeout: 15) { received.withLock { $0.count } == 2 })
+                let (first, second) = received.withLock { ($0[0], $0[1]) }
+                #expect(first.id == second.id && second.at - first.at >= 0.9)
+                #expect(eventually { (try? blockingTotals(store))?["crm"]?.delivered == 1 })
+                #expect(try blockingTotals(store)["crm"]?.lastError?.status == 503)
+                #expect(dispatcher.attempts()["crm"] == { var counts = AttemptCounts(); counts.delivered = 1; counts.retried = 1; return counts }())
+                #expect(log.withLock { $0 }.contains { $0.contains("endpoint crm: attempt 1 of rating.created event \(first.id) answered 503") })
+            }
+        }
+    }
+
+    @Test("an endpoint that refuses connections waits its 5 s before the second attempt; one that hangs times out; neither holds up another")
+    func badEndpoints() async throws {
+        try await withReceiver({ _ in .hang }) { hangingPort, hung in
+            try await withReceiver({ _ in .status(204) }) { port, received in
+                let closed = try #require(freeLoopbackPort())
+                let endpoints = [try endpoint("down", port: closed), try endpoint("slow", port: hangingPort), try endpoint("fast", port: port)]
+                try await withDispatcher(endpoints, timeoutSeconds: 1, workers: 4, perEndpoint: 1) { store, dispatcher, _ in
+                    let start = ProcessInfo.processInfo.systemUptime
+                    for index in 0..<6 { try await rate(store, "item-\(index)") }
+                    // The fast endpoint gets all six while the slow one holds one worker at a time.
+                    #expect(eventually { received.withLock { $0.count } == 6 })
+                    #expect(eventually(timeout: 15) { (try? blockingTotals(store))?["slow"]?.lastError?.error?.contains("timed out") == true })
+                    let down = try blockingTotals(store)["down"]
+                    #expect(down?.pending == 6 && down?.lastError?.error != nil && down?.lastError?.status == nil)
+                    // Each refused once, and not again within the 5 s the schedule asks.
+                    let counts = dispatcher.attempts()["down"]
+                    let elapsed = ProcessInfo.processInfo.systemUptime - start
+                    #expect(counts?.retried == 6 || elapsed >= 5, "\(String(describing: counts)) after \(elapsed) s")
+                    #expect(hung.withLock { $0.count } >= 1)
+                }
+            }
+        }
+    }
+
+    @Test("an endpoint taken out of the webhooks file has its deliveries marked failed, saying why")
+    func removedEndpoint() async throws {
+        let set = WebhookEndpoints([try endpoint("gone", port: 9)])
+        let bodies = EventBodies(languages: try LanguageCatalog.bundled())
+        try await withStore(.sqlite, options: .init(events: OutboxRecorder(endpoints: set) { bodies.body(of: $0) })) { store in
+            try await rate(store, "soup")
+            set.replace([])
+            var settings = WebhookDispatcher.Settings()
+            settings.pollSeconds = 0.05
+            let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings) { _ in }
+            try dispatcher.start()
+            defer { dispatcher.stop() }
+            #expect(eventually { (try? blockingTotals(store))?["gone"]?.failed == 1 })
+            #expect(try blockingTotals(store)["gone"]?.lastError?.error == "the endpoint is no longer in the webhooks file")
+        }
+    }
+}
+
+/// The store's totals, waited for on this thread (for `eventually`).
+private func blockingTotals(_ store: any ReviewStore) throws -> [String: DeliveryTotals] {
+    let answer = Locked<Result<[String: DeliveryTotals], any Error>?>(nil)
+    store.deliveryTotals { result in answer.withLock { $0 = result } }
+    guard eventually(timeout: 5, { answer.withLock { $0 } != nil }), let result = answer.withLock({ $0 }) else { return [:] }
+    return try result.get()
+}

@@ -1,0 +1,34 @@
+-- How many writes that emitted events each item has had: the `itemVersion` every event about the
+-- item carries, moved once by each such write in its own transaction.
+ALTER TABLE items ADD COLUMN version INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0);
+
+-- The outbox: one row per event and subscribed endpoint, written in the transaction of the change
+-- it reports. `due_at_ms` is when the next attempt may start; `held_until_ms` is the lease of the
+-- dispatcher attempting it, so one attempt is in flight at a time. Delivered and failed rows keep
+-- `finished_at_ms` for pruning after the retention period; `error_at_ms`, `last_status` and
+-- `last_error` describe the latest attempt that did not succeed.
+CREATE TABLE webhook_outbox (
+    delivery_id         INTEGER PRIMARY KEY,
+    event_id            TEXT    NOT NULL,
+    endpoint_id         TEXT    NOT NULL,
+    type                TEXT    NOT NULL,
+    payload             TEXT    NOT NULL,
+    created_at_ms       INTEGER NOT NULL,
+    state               TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts            INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    due_at_ms           INTEGER NOT NULL,
+    held_until_ms       INTEGER NOT NULL DEFAULT 0,
+    first_attempt_at_ms INTEGER,
+    error_at_ms         INTEGER,
+    last_status         INTEGER,
+    last_error          TEXT,
+    finished_at_ms      INTEGER,
+    UNIQUE (event_id, endpoint_id)
+);
+-- What is due next, pending rows only.
+CREATE INDEX webhook_outbox_due ON webhook_outbox (due_at_ms) WHERE state = 'pending';
+-- What may be pruned.
+CREATE INDEX webhook_outbox_finished ON webhook_outbox (finished_at_ms) WHERE state <> 'pending';
+-- Each endpoint's pending rows (the gauge, read at every scrape) and its latest error.
+CREATE INDEX webhook_outbox_pending ON webhook_outbox (endpoint_id) WHERE state = 'pending';
+CREATE INDEX webhook_outbox_errors ON webhook_outbox (endpoint_id, error_at_ms) WHERE error_at_ms IS NOT NULL;
