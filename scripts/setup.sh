@@ -18,7 +18,7 @@ wants() { [[ " $FLAGS " == *" $1 "* ]]; }
 FLAGS="$*"
 
 apt_packages=(libsqlite3-dev libssl-dev libpq-dev libcurl4-openssl-dev pkg-config)
-wants --tests && apt_packages+=(gcc libc6-dev postgresql-15 curl python3 python3-venv)
+wants --tests && apt_packages+=(gcc libc6-dev postgresql-15 curl python3 python3-venv openssl)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
 wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15)
 missing=()

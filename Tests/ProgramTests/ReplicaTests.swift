@@ -10,13 +10,13 @@ import Testing
 private final class Replicas: Sendable {
     let servers: [RatingsServer]
 
-    init(uri: String, count: Int, defaultMaxRatings: [Int]? = nil, directory: TemporaryDirectory) throws {
+    init(uri: String, count: Int, defaultMaxRatings: [Int]? = nil, directory: TemporaryDirectory, arguments: [String] = []) throws {
         var servers: [RatingsServer] = []
         for index in 0..<count {
             let scale = defaultMaxRatings?[index] ?? 5
             do {
                 servers.append(try RatingsServer(["--database", uri, "--write-rate", "0", "--database-pool", "4",
-                                                  "--default-max-rating", String(scale)], directory: directory.path))
+                                                  "--default-max-rating", String(scale)] + arguments, directory: directory.path))
             } catch {
                 servers.forEach { $0.stop() }
                 throw error
@@ -170,6 +170,31 @@ struct ReplicaTests {
         #expect(summary["count"] as? Int == 5 && summary["reviewCount"] as? Int == 1)
         let queue = object(try replicas.request(2, "GET", "/v1/moderation/queue"))
         #expect((queue["reviews"] as? [[String: Any]])?.compactMap { $0["raterId"] as? String }.sorted() == authors)
+    }
+
+    @Test("three replicas share the outbox: every write's event delivered once, by one replica, its itemVersions counting each write")
+    func webhooksAcrossReplicas() async throws {
+        try await withWebhookReceiver { port, received in
+            let directory = try TemporaryDirectory("ratings-replicas")
+            defer { directory.remove() }
+            let file = directory.file("hooks.json")
+            try webhooksFile([("crm", "http://127.0.0.1:\(port)/in")]).write(toFile: file, atomically: true, encoding: .utf8)
+            let replicas = try Replicas(uri: try PostgresCluster.shared().freshDatabaseURI(), count: 3, directory: directory,
+                                        arguments: ["--webhooks", file])
+            defer { replicas.stop() }
+            let statuses = concurrently(90) { index in
+                (try? replicas.request(index % 3, "PUT", "/v1/items/item-\(index % 3)/ratings/u-\(index)", json: #"{"stars": 4}"#).status) ?? -1
+            }
+            #expect(statuses.allSatisfy { $0 == 201 })
+            #expect(eventually(timeout: 20) { received.withLock { $0.count } >= 90 })
+            try await Task.sleep(for: .milliseconds(500))
+            let events = received.withLock { $0 }
+            #expect(events.count == 90 && Set(events.map(\.id)).count == 90, "each event once: \(events.count) deliveries")
+            for item in 0..<3 {
+                let versions = events.filter { $0.data["itemId"] as? String == "item-\(item)" }.compactMap { $0.data["itemVersion"] as? Int }
+                #expect(versions.sorted() == Array(1...30), "item-\(item)")
+            }
+        }
     }
 
     @Test("while PostgreSQL is down: healthz 200, readyz and every request 503 within 5 s; back up, the replicas recover alone; kill -9 of one leaves the rest serving")

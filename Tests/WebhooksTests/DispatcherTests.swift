@@ -160,3 +160,38 @@ private func blockingTotals(_ store: any ReviewStore) throws -> [String: Deliver
     guard eventually(timeout: 5, { answer.withLock { $0 } != nil }), let result = answer.withLock({ $0 }) else { return [:] }
     return try result.get()
 }
+
+@Suite("HTTPS endpoints: certificates are verified")
+struct HTTPSEndpointTests {
+    @Test("an endpoint whose certificate no trusted authority signed is refused before anything is sent, and retried")
+    func selfSignedCertificateIsRefused() async throws {
+        let directory = try TemporaryDirectory("ratings-https")
+        defer { directory.remove() }
+        let port = try #require(freeLoopbackPort())
+        let (key, certificate) = (directory.file("key.pem"), directory.file("cert.pem"))
+        let openssl = try Subprocess(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                      "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                                     environment: ["PATH": "/usr/bin:/bin"])
+        #expect(openssl.waitForExit(timeout: 30) == 0, "\(openssl.stderr)")
+        let server = """
+            import http.server, ssl, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    print("received", flush=True); self.send_response(204); self.end_headers()
+            httpd = http.server.HTTPServer(("127.0.0.1", \(port)), H)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); context.load_cert_chain("\(certificate)", "\(key)")
+            httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+            print("ready", flush=True); httpd.serve_forever()
+            """
+        let python = try Subprocess(["/usr/bin/env", "python3", "-c", server], environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
+        defer { python.send(SIGKILL) }
+        #expect(eventually { python.stdout.contains("ready") })
+        let json = #"{"endpoints": [{"id": "tls", "url": "https://127.0.0.1:\#(port)/in", "secret": "\#(secretText)", "events": ["*"]}]}"#
+        try await withDispatcher(try WebhookConfiguration.endpoints(from: Array(json.utf8))) { store, dispatcher, _ in
+            try await rate(store, "soup")
+            #expect(eventually { (try? blockingTotals(store))?["tls"]?.lastError?.error?.contains("certificate") == true })
+            #expect((dispatcher.attempts()["tls"]?.retried ?? 0) >= 1 && (dispatcher.attempts()["tls"]?.delivered ?? 0) == 0)
+            #expect(!python.stdout.contains("received"))
+        }
+    }
+}
