@@ -18,10 +18,10 @@ a table says otherwise. Writes bench/results/<date>-<kind>.json (<date>-<n>-<kin
 day's nth run); bench/report.py renders it.
 Run it with scripts/bench.sh.
 """
-import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse
+import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse, urllib.request
 
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, build_reviewed_item, log, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
+                      build_rated_items, build_reviewed_item, free_port, log, migrated_for_loading, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
@@ -304,6 +304,83 @@ def review_writes(binary, work, runs, seconds):
     return result
 
 
+def webhooks(binary, work, runs, seconds):
+    """Durable rating PUTs with one webhook endpoint subscribed to every event and answering after
+    50 ms (bench/slow-endpoint.py), beside the same PUTs without webhooks, each round both on fresh
+    databases after a sync; then how fast one process empties an outbox of queued events into an
+    endpoint that answers at once (nginx returning 204 from memory on the other core)."""
+    rounds = {"put_rating": [], "put_rating_webhooks": []}
+    slow_port = free_port()
+    slow = subprocess.Popen(["python3", os.path.join(BENCH, "slow-endpoint.py"), str(slow_port), "50"])
+    hooks = os.path.join(work, "hooks.json")
+    try:
+        write_hooks(hooks, slow_port)
+        for run in range(runs):
+            for name, extra in (("put_rating", ()), ("put_rating_webhooks", ("--webhooks", hooks))):
+                database = os.path.join(work, f"{name}-{run}.sqlite")
+                fresh = Server(binary, database, os.path.join(work, f"{name}-{run}.log"), extra=extra)
+                try:
+                    seed(fresh.port)
+                    os.sync()
+                    rounds[name].append(measure_once(fresh.base + "/", seconds=seconds, script="put-ratings.lua", run=f"w{run}{name[-1]}",
+                                                     cpu_pids=fresh.pids))
+                finally:
+                    fresh.stop()
+                remove_database(database)
+                log(f"  {name}: {rounds[name][-1]['rps']:.0f} req/s")
+    finally:
+        slow.kill()
+    result = {name: summarize(name, values) for name, values in rounds.items()}
+    result["ratios"] = {"put_rating_webhooks_vs_put_rating": median_ratio(rounds["put_rating_webhooks"], rounds["put_rating"])}
+    result["deliveries"] = webhook_drain(binary, work)
+    return result
+
+
+def write_hooks(path, port):
+    with open(path, "w") as f:
+        json.dump({"endpoints": [{"id": "bench", "url": f"http://127.0.0.1:{port}/hook",
+                                  "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "events": ["*"]}]}, f)
+
+
+def webhook_drain(binary, work, events=20_000):
+    """Times one process emptying an outbox of `events` queued rating events into an endpoint that
+    answers at once (nginx returning 204 on the other core): the rows are written straight into a
+    fresh database, as writes with the endpoint away would have left them, and the clock runs from
+    the server listening until the pending gauge reads 0."""
+    database = os.path.join(work, "drain.sqlite")
+    db = migrated_for_loading(binary, database)
+    now = int(time.time() * 1000)
+    with db:
+        db.executemany("INSERT INTO webhook_outbox (event_id, endpoint_id, type, payload, created_at_ms, due_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                       ((f"msg_bench{i:019d}", "bench", "rating.created",
+                         f"i\trating.created\t{now}\tbench-{i}\tseed-{i}\t4\t\t1\t5\t1\t4\t0,0,0,1,0\t0", now, now)
+                        for i in range(events)))
+    db.close()
+    endpoint = Nginx(os.path.join(work, "drain-nginx"), b"", other_cpu=True, status=204)
+    hooks = os.path.join(work, "drain-hooks.json")
+    write_hooks(hooks, endpoint.port)
+    try:
+        server = Server(binary, database, os.path.join(work, "drain.log"), extra=("--webhooks", hooks))
+        try:
+            started = time.monotonic()
+            while pending(server.base) > 0:
+                time.sleep(0.02)
+            elapsed = time.monotonic() - started
+        finally:
+            server.stop()
+    finally:
+        endpoint.stop()
+        remove_database(database)
+    log(f"  webhook deliveries: {events} in {elapsed:.2f} s")
+    return {"events": events, "seconds": round(elapsed, 3), "per_second": round(events / elapsed)}
+
+
+def pending(base):
+    """The outbox's pending rows, from the metrics gauge."""
+    text = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+    return sum(int(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("ratings_webhook_pending{"))
+
+
 def large_database(binary, work, runs, seconds):
     """1,000,000 rated items (one rating and one review of about 400 characters each): the first
     start re-scores them all, later starts are timed to `listening on`; then the ranking's first
@@ -386,13 +463,17 @@ def main():
     parser.add_argument("--soak-seconds", type=int, default=300, help="90/10 soak length; 0 skips it")
     parser.add_argument("--quick", action="store_true",
                         help="one round of 5 s each; no scaling, soak, 1,000,000-item database or PostgreSQL")
+    parser.add_argument("--webhooks", action="store_true",
+                        help="only the webhook rows: bench/results/DATE-webhooks.json")
     parser.add_argument("--attacks", action="store_true",
                         help="only the attacks (JSON bodies, unread pipelined answers): bench/results/DATE-attacks.json")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.seconds, args.soak_seconds = 1, 5, 0
     if args.attacks:
-        return attacks_only(args)
+        return section_only(args, "attacks", attacks)
+    if args.webhooks:
+        return section_only(args, "webhooks", webhooks)
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -420,6 +501,8 @@ def main():
         log("reviews: pages of an item with 100,000 reviews, review writes beside rating writes")
         report["reviews"] = {"pages": review_pages(args.binary, work, args.runs, args.seconds),
                              "writes": review_writes(args.binary, work, args.runs, args.seconds)}
+        log("webhooks: PUTs with a slow endpoint subscribed to every event, and deliveries a second")
+        report["webhooks"] = webhooks(args.binary, work, args.runs, args.seconds)
         log("erasing 10,000 ratings of one rater under write load (SQLite)")
         report["erasure"] = erasure_stall(args.binary, os.path.join(work, "erase.sqlite"), work, "sqlite")
         if not args.quick:
@@ -438,17 +521,18 @@ def main():
     print(f"\nwritten to {os.path.relpath(out, ROOT)}")
 
 
-def attacks_only(args):
+def section_only(args, name, measure):
+    """One section of the benchmark alone, written to bench/results/DATE-NAME.json."""
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    report = {"command": "scripts/bench.sh --attacks", "commit": commit, "date": time.strftime("%Y-%m-%d"),
+    report = {"command": f"scripts/bench.sh --{name}", "commit": commit, "date": time.strftime("%Y-%m-%d"),
               "machine": machine(), "runs": args.runs, "seconds": args.seconds}
     try:
-        log("attacks: JSON bodies, unread pipelined answers")
-        report["attacks"] = attacks(args.binary, work, args.runs, args.seconds)
+        log(name)
+        report[name] = measure(args.binary, work, args.runs, args.seconds)
     finally:
         subprocess.run(["rm", "-rf", work])
-    out = new_result_path(os.path.join(BENCH, "results"), report["date"], "attacks")
+    out = new_result_path(os.path.join(BENCH, "results"), report["date"], name)
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")

@@ -466,7 +466,9 @@ class Nginx:
     """The read reference: nginx at its fastest, one worker pinned like the server, `return 200`
     of the given bytes from memory, no access log."""
 
-    def __init__(self, workdir, body):
+    def __init__(self, workdir, body, other_cpu=False, status=200):
+        """`other_cpu` pins it beside the load generator instead of where the server runs (as a
+        webhook endpoint the server delivers to)."""
         if any(c in body for c in b"'$\\"):
             raise SystemExit("the body cannot be written into an nginx string as is")
         self.root = os.path.join(workdir, "nginx")
@@ -476,7 +478,7 @@ class Nginx:
         with open(self.config, "w") as f:
             f.write(f"""
 worker_processes 1;
-worker_cpu_affinity {'01' if SERVER_CPU == '0' else '10'};
+worker_cpu_affinity {'01' if (SERVER_CPU == '0') != other_cpu else '10'};
 pid {self.root}/nginx.pid;
 error_log {self.root}/error.log;
 events {{ worker_connections 4096; }}
@@ -484,7 +486,7 @@ http {{
   access_log off;
   keepalive_requests 100000000;
   default_type application/json;
-  server {{ listen 127.0.0.1:{self.port}; location / {{ return 200 '{body.decode()}'; }} }}
+  server {{ listen 127.0.0.1:{self.port}; location / {{ return {status} '{body.decode()}'; }} }}
 }}""")
         subprocess.run(["nginx", "-c", self.config, "-p", self.root], check=True)
         deadline = time.monotonic() + 10

@@ -402,7 +402,7 @@ def readable(summary):
 
 
 def benchmark_tables():
-    """The newest full benchmark result and the newest attacks result, rendered by bench/report.py."""
+    """The newest full benchmark result and the newest attacks and webhooks results, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
@@ -412,10 +412,13 @@ def benchmark_tables():
         result = json.load(f)
     with open(os.path.join(results, newest_result(results, "attacks"))) as f:
         attacks = json.load(f)
+    with open(os.path.join(results, newest_result(results, "webhooks"))) as f:
+        webhooks = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
             "bench-postgresql": ("markdown", report.render_postgresql(result)),
-            "bench-attacks": ("markdown", report.render_attacks(attacks))}
+            "bench-attacks": ("markdown", report.render_attacks(attacks)),
+            "bench-webhooks": ("markdown", report.render_webhooks(webhooks))}
 
 
 BLOCK = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)

@@ -4,11 +4,12 @@ public import RatingsCore
 /// by the dispatchers of every replica with `FOR UPDATE SKIP LOCKED` and a lease, so each
 /// delivery is in flight at one replica at a time.
 extension PostgresRatingStore {
-    /// Records `events` with the item's next version, when webhooks listen and the write emitted any.
-    func emit(_ events: ItemEvents, at milliseconds: Int64, _ connection: PostgresConnection, _ deadline: Double) throws {
+    /// Records `events` about `item` after a write that did not move its aggregates: moves the
+    /// version with a statement of its own. Nothing when no webhooks listen or there are none.
+    func record(_ events: EventDraft, about item: ItemID, summary: ItemSummary, _ connection: PostgresConnection, _ deadline: Double) throws {
         guard let recorder = configuration.events, !events.types.isEmpty else { return }
-        let version = Int64(try connection.query(PostgresSQL.bumpVersion, [events.item.rawValue], deadline: deadline).int(0, 0))
-        try Self.append(recorder.entries(for: events.events(version: version, at: milliseconds)), connection, deadline)
+        let version = Int64(try connection.query(PostgresSQL.bumpVersion, [item.rawValue], deadline: deadline).int(0, 0))
+        try Self.append(recorder.entries(for: events.events(item: item, version: version, summary: summary)), connection, deadline)
     }
 
     /// Records `types` about `review`, with its item's summary as it now is.
@@ -17,8 +18,8 @@ extension PostgresRatingStore {
         guard configuration.events != nil, !types.isEmpty,
               let row = try SummaryRow.first(of: connection.query(PostgresSQL.selectItem, [review.item.rawValue], deadline: deadline))
         else { return }
-        try emit(ItemEvents(types, item: review.item, rater: review.rater, stars: review.stars.count, status: review.status,
-                            summary: row.summary(of: review.item)), at: milliseconds, connection, deadline)
+        try record(EventDraft(types, rater: review.rater, stars: review.stars.count, status: review.status, at: milliseconds),
+                   about: review.item, summary: row.summary(of: review.item), connection, deadline)
     }
 
     /// Records an event about no item (a rater's erasure).
@@ -27,18 +28,18 @@ extension PostgresRatingStore {
         try Self.append(recorder.entries(for: [event]), connection, deadline)
     }
 
-    private static func append(_ entries: [OutboxEntry], _ connection: PostgresConnection, _ deadline: Double) throws {
+    static func append(_ entries: [OutboxEntry], _ connection: PostgresConnection, _ deadline: Double) throws {
         for entry in entries {
             try connection.query(PostgresSQL.insertOutbox, [entry.eventID, entry.endpoint, entry.type.rawValue, entry.payload,
                                                             String(entry.createdAtMilliseconds)], deadline: deadline)
         }
     }
 
-    public func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+    public func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64,
                                 completion: @escaping StoreCompletion<[OutboxDelivery]>) {
         write(completion) { connection, deadline in
             let rows = try connection.query(PostgresSQL.claimDeliveries, [String(nowMilliseconds), String(nowMilliseconds + leaseMilliseconds),
-                                                                          String(limit), PostgresSQL.textArray(excluded)], deadline: deadline)
+                                                                          String(limit), endpoint], deadline: deadline)
             return (0..<rows.rowCount).map { row in
                 let entry = OutboxEntry(eventID: rows.text(row, 1), endpoint: rows.text(row, 2),
                                         type: EventType(rawValue: rows.text(row, 3)) ?? .raterErased, payload: rows.text(row, 4),
@@ -58,6 +59,12 @@ extension PostgresRatingStore {
                 failedAttempt ? String(result.attemptedAtMilliseconds) : nil, result.status.map { String($0) }, result.error,
             ], deadline: deadline)
             return ()
+        }, completion: completion)
+    }
+
+    public func abandonDeliveries(for endpoint: String, nowMilliseconds: Int64, reason: String, completion: @escaping StoreCompletion<Int>) {
+        pool.run({ connection, deadline in
+            try connection.query(PostgresSQL.abandonDeliveries, [endpoint, String(nowMilliseconds), reason], deadline: deadline).affectedRows
         }, completion: completion)
     }
 

@@ -56,11 +56,11 @@ extension PostgresRatingStore: ReviewStore {
             ], deadline: deadline).review(0)
             if let change { try Self.append(change, key, connection, deadline) }
             let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
-            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: published, connection, deadline)
             let types = EventRules.writeReview(previousStars: previous, newStars: stars.count, replacing: existing, text: request.text,
                                                change: change)
-            try self.emit(ItemEvents(types, item: request.item, rater: request.rater, stars: stars.count, status: status, summary: summary),
-                          at: request.nowMilliseconds, connection, deadline)
+            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: published,
+                                        recording: EventDraft(types, rater: request.rater, stars: stars.count, status: status,
+                                                              at: request.nowMilliseconds), connection, deadline)
             return ReviewWriteOutcome(review: stored, created: existing == nil, summary: summary, change: change)
         }
     }
@@ -79,8 +79,8 @@ extension PostgresRatingStore: ReviewStore {
                 summary = (SummaryRow.first(of: updated) ?? item).summary(of: request.item)
             }
             let stars = try Self.stars(request.item, request.rater, connection, deadline)
-            try self.emit(ItemEvents([.reviewRemoved], item: request.item, rater: request.rater, stars: stars, status: status, summary: summary),
-                          at: request.nowMilliseconds, connection, deadline)
+            try self.record(EventDraft([.reviewRemoved], rater: request.rater, stars: stars, status: status, at: request.nowMilliseconds),
+                            about: request.item, summary: summary, connection, deadline)
             return ClearOutcome(cleared: true, removedReview: true, summary: summary)
         }
     }

@@ -122,10 +122,9 @@ public final class PostgresRatingStore: RatingStore {
                                                                              String(request.nowMilliseconds)], deadline: deadline)
                 if review.rowCount > 0 { restarred = ReviewStatus(rawValue: review.text(0, 0)) ?? .pending }
             }
-            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, connection, deadline)
-            try self.emit(ItemEvents(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), item: request.item,
-                                     rater: request.rater, stars: stars.count, status: restarred, summary: summary),
-                          at: request.nowMilliseconds, connection, deadline)
+            let events = EventDraft(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), rater: request.rater,
+                                    stars: stars.count, status: restarred, at: request.nowMilliseconds)
+            let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, recording: events, connection, deadline)
             let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: item.scale,
                                 updatedAtMilliseconds: request.nowMilliseconds)
             return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
@@ -141,10 +140,11 @@ public final class PostgresRatingStore: RatingStore {
             let reviewsGone = review.rowCount > 0 && review.text(0, 0) == ReviewStatus.published.rawValue ? 1 : 0
             let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
-            let summary = try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone, connection, deadline)
             let status = review.rowCount > 0 ? ReviewStatus(rawValue: review.text(0, 0)) : nil
-            try self.emit(ItemEvents(EventRules.clear(cleared: true, removedReview: review.rowCount > 0), item: request.item, rater: request.rater,
-                                     stars: nil, status: status, summary: summary), at: request.nowMilliseconds, connection, deadline)
+            let events = EventDraft(EventRules.clear(cleared: true, removedReview: review.rowCount > 0), rater: request.rater, stars: nil,
+                                    status: status, at: request.nowMilliseconds)
+            let summary = try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone, recording: events,
+                                        connection, deadline)
             return ClearOutcome(cleared: true, removedReview: review.rowCount > 0, summary: summary)
         }
     }
@@ -159,8 +159,8 @@ public final class PostgresRatingStore: RatingStore {
             let updated = try SummaryRow(connection.query(PostgresSQL.setScale, [request.item.rawValue, String(request.scale.maxRating)],
                                                           deadline: deadline))
             let summary = updated.summary(of: request.item)
-            try self.emit(ItemEvents(EventRules.configure(before: item, scale: request.scale), item: request.item, rater: nil, stars: nil,
-                                     summary: summary), at: request.nowMilliseconds, connection, deadline)
+            try self.record(EventDraft(EventRules.configure(before: item, scale: request.scale), rater: nil, stars: nil, at: request.nowMilliseconds),
+                            about: request.item, summary: summary, connection, deadline)
             return ConfigureOutcome(created: !item.isScaleExplicit, summary: summary)
         }
     }
@@ -201,19 +201,26 @@ public final class PostgresRatingStore: RatingStore {
         return rows.rowCount > 0 ? rows.int(0, 0) : nil
     }
 
-    /// Updates count, sum, histogram and score key in the same transaction as the rating row,
-    /// from the locked item's row as it was and the change.
-    func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0, _ connection: PostgresConnection,
-              _ deadline: Double) throws -> ItemSummary {
+    /// Updates count, sum, histogram, score key (and, recording `events`, the version, with their
+    /// outbox rows) in the same transaction as the rating row, from the locked item's row as it
+    /// was and the change.
+    func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0, recording events: EventDraft? = nil,
+              _ connection: PostgresConnection, _ deadline: Double) throws -> ItemSummary {
         let moved = row.moving(into: new, outOf: old)
         let key = configuration.ranking.key(count: moved.count, sum: moved.sum, scale: moved.scale)
+        let recording = configuration.events != nil && !(events?.types.isEmpty ?? true)
         let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
-                                                                 key.high.map(String.init), key.low.map(String.init), String(reviews)],
-                                    deadline: deadline)
+                                                                 key.high.map(String.init), key.low.map(String.init), String(reviews),
+                                                                 recording ? "1" : "0"],
+                                        deadline: deadline)
         guard let updated = SummaryRow.first(of: rows) else {
             throw PostgresError(kind: .server, sqlstate: "", operation: PostgresSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
-        return updated.summary(of: item)
+        let summary = updated.summary(of: item)
+        if recording, let recorder = configuration.events, let events {
+            try Self.append(recorder.entries(for: events.events(item: item, version: updated.version, summary: summary)), connection, deadline)
+        }
+        return summary
     }
 
     public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
@@ -223,12 +230,13 @@ public final class PostgresRatingStore: RatingStore {
             let votes = try Self.eraseVotes(of: rater, connection, deadline)
             let reviewed = try Self.eraseReviews(of: rater, connection, deadline)
             let rows = try connection.query(PostgresSQL.eraseRater, [rater.rawValue], deadline: deadline)
-            var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0, erased: [ItemEvents] = []
+            var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0, erased: [(ItemID, EventDraft, ItemSummary)] = []
+            let now = SystemClock.wallMilliseconds()
             for row in 0..<rows.rowCount {
                 let summary = SummaryRow(rows, row: row, offset: 1)
                 let item = ItemID(stored: rows.text(row, 0))
-                erased.append(ItemEvents(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), item: item, rater: rater,
-                                         stars: nil, summary: summary.summary(of: item)))
+                erased.append((item, EventDraft(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), rater: rater, stars: nil,
+                                                at: now), summary.summary(of: item)))
                 let key = ranking.key(count: summary.count, sum: summary.sum, scale: summary.scale)
                 ids.append(rows.text(row, 0))
                 highs.append(key.high)
@@ -242,8 +250,7 @@ public final class PostgresRatingStore: RatingStore {
             let flags = try connection.query(PostgresSQL.deleteFlaggerFlags, [rater.rawValue], deadline: deadline).affectedRows
             try connection.query(PostgresSQL.deleteAuthorHistory, [rater.rawValue], deadline: deadline)
             let erasure = Erasure(ratings: removed, reviews: reviewed.count, votes: votes, flags: flags)
-            let now = SystemClock.wallMilliseconds()
-            for events in erased { try self.emit(events, at: now, connection, deadline) }
+            for (item, events, summary) in erased { try self.record(events, about: item, summary: summary, connection, deadline) }
             try self.emit(ChangeEvent(type: .raterErased, atMilliseconds: now, subject: .rater(rater, erasure)), connection, deadline)
             return erasure
         }

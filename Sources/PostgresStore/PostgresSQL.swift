@@ -43,12 +43,12 @@ enum PostgresSQL {
     static let deleteRating = "DELETE FROM ratings WHERE item_id = $1 AND rater_id = $2 RETURNING stars"
 
     /// Moves one rating into (`$2`), out of (`$3`), or between histogram buckets, stores the new
-    /// score key (`$4`, `$5`), adds `$6` published reviews, and returns the new summary. Either
-    /// side may be NULL.
+    /// score key (`$4`, `$5`), adds `$6` published reviews and `$7` to the version, and returns
+    /// the new summary. Either side may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + ($2::int IS NOT NULL)::int - ($3::int IS NOT NULL)::int,
-            review_count = review_count + $6::int,
+            review_count = review_count + $6::int, version = version + $7::int,
             rating_sum = rating_sum + coalesce($2::int, 0) - coalesce($3::int, 0),
             score_high = $4::bigint, score_low = $5::bigint,
             \((1...10).map { "stars_\($0) = stars_\($0) + ($2::int IS NOT DISTINCT FROM \($0))::int - ($3::int IS NOT DISTINCT FROM \($0))::int" }.joined(separator: ",\n    "))
@@ -246,9 +246,10 @@ enum PostgresSQL {
     static let bumpVersion = OutboxQueries.bumpVersion(typed) + " RETURNING version"
     static let insertOutbox = OutboxQueries.insert(typed)
     /// Two replicas' claims never take one row: each skips the rows the other has locked.
-    static let claimDeliveries = OutboxQueries.claim(typed, lock: "FOR UPDATE SKIP LOCKED") { "endpoint_id <> ALL(\($0))" }
+    static let claimDeliveries = OutboxQueries.claim(typed, lock: "FOR UPDATE SKIP LOCKED")
     static let finishDelivery = OutboxQueries.finish(typed)
     static let pruneDeliveries = OutboxQueries.prune(typed)
+    static let abandonDeliveries = OutboxQueries.abandon(typed)
     static let lastDeliveryError = OutboxQueries.lastError(typed)
 
     /// A PostgreSQL array literal of identifiers. Identifiers hold no quote, backslash or comma,

@@ -5,7 +5,7 @@ extension SummaryRow {
     init(_ result: PostgresResult, row: Int = 0, offset: Int = 0) {
         self.init(maxRating: result.int(row, offset), isScaleExplicit: result.bool(row, offset + 1), count: result.int(row, offset + 2),
                   sum: result.int(row, offset + 3), distribution: PerStar(length: 10) { result.int(row, offset + 4 + $0) },
-                  reviewCount: result.int(row, offset + 14))
+                  reviewCount: result.int(row, offset + 14), version: Int64(result.int(row, offset + 15)))
     }
 
     /// The first row of `result`, when there is one.

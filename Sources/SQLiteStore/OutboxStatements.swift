@@ -12,6 +12,7 @@ final class OutboxStatements {
     private let claim: SQLiteStatement
     private let finish: SQLiteStatement
     private let prune: SQLiteStatement
+    private let abandon: SQLiteStatement
     private let totals: SQLiteStatement
     private let pending: SQLiteStatement
     private let lastError: SQLiteStatement
@@ -20,9 +21,10 @@ final class OutboxStatements {
         bumpVersion = try connection.prepare(OutboxQueries.bumpVersion(Self.sql))
         selectVersion = try connection.prepare(OutboxQueries.selectVersion(Self.sql))
         insert = try connection.prepare(OutboxQueries.insert(Self.sql))
-        claim = try connection.prepare(OutboxQueries.claim(Self.sql, lock: "") { "endpoint_id NOT IN (SELECT value FROM json_each(\($0)))" })
+        claim = try connection.prepare(OutboxQueries.claim(Self.sql, lock: ""))
         finish = try connection.prepare(OutboxQueries.finish(Self.sql))
         prune = try connection.prepare(OutboxQueries.prune(Self.sql))
+        abandon = try connection.prepare(OutboxQueries.abandon(Self.sql))
         totals = try connection.prepare(OutboxQueries.totals)
         pending = try connection.prepare(OutboxQueries.pending)
         lastError = try connection.prepare(OutboxQueries.lastError(Self.sql))
@@ -49,14 +51,13 @@ final class OutboxStatements {
         }
     }
 
-    func claim(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String]) throws(SQLiteError) -> [OutboxDelivery] {
+    func claim(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64) throws(SQLiteError) -> [OutboxDelivery] {
         var claimed: [OutboxDelivery] = []
         try claim.run(bind: { () throws(SQLiteError) in
             try claim.bind(1, Int(nowMilliseconds))
             try claim.bind(2, Int(nowMilliseconds + leaseMilliseconds))
             try claim.bind(3, limit)
-            // Endpoint ids hold only A-Z a-z 0-9 . _ -, so quoting each makes a JSON array.
-            try claim.bind(4, "[" + excluded.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+            try claim.bind(4, endpoint)
         }, row: {
             let entry = OutboxEntry(eventID: claim.text(1), endpoint: claim.text(2), type: EventType(rawValue: claim.text(3)) ?? .raterErased,
                                     payload: claim.text(4), createdAtMilliseconds: Int64(claim.int(5)))
@@ -79,6 +80,15 @@ final class OutboxStatements {
             try finish.bind(7, result.status)
             try finish.bind(8, result.error)
         }
+    }
+
+    func abandon(for endpoint: String, nowMilliseconds: Int64, reason: String) throws(SQLiteError) -> Int {
+        try abandon.run { () throws(SQLiteError) in
+            try abandon.bind(1, endpoint)
+            try abandon.bind(2, Int(nowMilliseconds))
+            try abandon.bind(3, reason)
+        }
+        return abandon.changes
     }
 
     /// Removes up to `OutboxQueries.pruneBatch` rows; answers how many.

@@ -27,12 +27,13 @@ enum RatingSQL {
     static let deleteRating = "DELETE FROM ratings WHERE item_id = ?1 AND rater_id = ?2"
 
     /// Moves one rating into (?2), out of (?3), or between histogram buckets, stores the new
-    /// score key (?4, ?5) and adds ?6 published reviews, as `SummaryRow.moving` and
-    /// `movingReviews` compute the row. `IS` rather than `=` because either side may be NULL.
+    /// score key (?4, ?5), adds ?6 published reviews and ?7 to the version, as `SummaryRow.moving`,
+    /// `movingReviews` and `movingVersion` compute the row. `IS` rather than `=` because either
+    /// side may be NULL.
     static let applyDelta = """
         UPDATE items SET
             rating_count = rating_count + (?2 IS NOT NULL) - (?3 IS NOT NULL),
-            review_count = review_count + ?6,
+            review_count = review_count + ?6, version = version + ?7,
             rating_sum = rating_sum + coalesce(?2, 0) - coalesce(?3, 0),
             score_high = ?4, score_low = ?5,
             \((1...10).map { "stars_\($0) = stars_\($0) + (?2 IS \($0)) - (?3 IS \($0))" }.joined(separator: ",\n    "))

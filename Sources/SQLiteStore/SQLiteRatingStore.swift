@@ -220,15 +220,20 @@ public final class SQLiteRatingStore: ReviewStore {
 
     // MARK: The outbox
 
-    public func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+    public func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64,
                                 completion: @escaping StoreCompletion<[OutboxDelivery]>) {
         writer.enqueue(WriteJob(nowMilliseconds, {
-            try $0.claimDeliveries(nowMilliseconds: $1, limit: limit, leaseMilliseconds: leaseMilliseconds, excluding: excluded)
+            try $0.claimDeliveries(for: endpoint, nowMilliseconds: $1, limit: limit, leaseMilliseconds: leaseMilliseconds)
         }, completion: completion))
     }
 
     public func finishDelivery(_ result: DeliveryResult, completion: @escaping StoreCompletion<Void>) {
         writer.enqueue(WriteJob(result, { try $0.finishDelivery($1) }, completion: completion))
+    }
+
+    public func abandonDeliveries(for endpoint: String, nowMilliseconds: Int64, reason: String, completion: @escaping StoreCompletion<Int>) {
+        writer.enqueue(WriteJob(nowMilliseconds, { try $0.abandonDeliveries(for: endpoint, nowMilliseconds: $1, reason: reason) },
+                                completion: completion))
     }
 
     public func pruneDeliveries(finishedBefore beforeMilliseconds: Int64, completion: @escaping StoreCompletion<Int>) {

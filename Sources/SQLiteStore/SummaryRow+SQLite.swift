@@ -5,7 +5,7 @@ extension SummaryRow {
     init(_ statement: SQLiteStatement, offset: Int32 = 0) {
         self.init(maxRating: statement.int(offset), isScaleExplicit: statement.int(offset + 1) != 0, count: statement.int(offset + 2),
                   sum: statement.int(offset + 3), distribution: PerStar(length: 10) { statement.int(offset + 4 + Int32($0)) },
-                  reviewCount: statement.int(offset + 14))
+                  reviewCount: statement.int(offset + 14), version: Int64(statement.int(offset + 15)))
     }
 }
 

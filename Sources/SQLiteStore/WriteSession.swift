@@ -104,9 +104,10 @@ final class WriteSession {
                 restarred = try reviewStatus(request.item, request.rater)
             }
         }
-        let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous)
-        try emit(ItemEvents(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), item: request.item,
-                            rater: request.rater, stars: stars.count, status: restarred, summary: summary), at: request.nowMilliseconds)
+        let events = EventDraft(EventRules.submit(previous: previous, new: stars.count, reviewed: restarred != nil), rater: request.rater,
+                                stars: stars.count, status: restarred, at: request.nowMilliseconds)
+        let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
+                               recording: events)
         let rating = Rating(item: request.item, rater: request.rater, stars: stars, scale: scale,
                             updatedAtMilliseconds: request.nowMilliseconds)
         return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
@@ -123,9 +124,9 @@ final class WriteSession {
             try deleteRating.bind(2, request.rater.rawValue)
         }
         if removed != nil { changes.reviewLists.insert(request.item) }
-        let summary = try move(request.item, from: row, into: nil, outOf: previous, reviews: removed == .published ? -1 : 0)
-        try emit(ItemEvents(EventRules.clear(cleared: true, removedReview: removed != nil), item: request.item, rater: request.rater,
-                            stars: nil, status: removed, summary: summary), at: request.nowMilliseconds)
+        let events = EventDraft(EventRules.clear(cleared: true, removedReview: removed != nil), rater: request.rater, stars: nil,
+                                status: removed, at: request.nowMilliseconds)
+        let summary = try move(request.item, from: row, into: nil, outOf: previous, reviews: removed == .published ? -1 : 0, recording: events)
         return ClearOutcome(cleared: true, removedReview: removed != nil, summary: summary)
     }
 
@@ -161,9 +162,9 @@ final class WriteSession {
         let now = SystemClock.wallMilliseconds()
         for (item, stars) in ratings {
             guard let row = try self.item(item) else { continue }
-            let summary = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0))
-            try emit(ItemEvents(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), item: item, rater: rater, stars: nil,
-                                summary: summary), at: now)
+            _ = try move(item, from: row, into: nil, outOf: stars, reviews: -(published[item] ?? 0),
+                         recording: EventDraft(EventRules.clear(cleared: true, removedReview: reviewed.contains(item)), rater: rater, stars: nil,
+                                               at: now))
         }
         try deleteRaterRatings.run { () throws(SQLiteError) in try deleteRaterRatings.bind(1, rater.rawValue) }
         let erasure = Erasure(ratings: ratings.count, reviews: reviewed.count, votes: votes.count, flags: flags)
@@ -194,11 +195,10 @@ final class WriteSession {
         if let change { try moderation.append(change, to: request.item, request.rater) }
         changes.reviewLists.insert(request.item)
         let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
-        let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
-                               reviews: published)
         let types = EventRules.writeReview(previousStars: previous, newStars: stars.count, replacing: existing, text: request.text, change: change)
-        try emit(ItemEvents(types, item: request.item, rater: request.rater, stars: stars.count, status: status, summary: summary),
-                 at: request.nowMilliseconds)
+        let summary = try move(request.item, from: row ?? .unrated(on: scale, isScaleExplicit: false), into: stars.count, outOf: previous,
+                               reviews: published,
+                               recording: EventDraft(types, rater: request.rater, stars: stars.count, status: status, at: request.nowMilliseconds))
         let review = Review(item: request.item, rater: request.rater, stars: stars, scale: scale, title: request.title, body: request.body,
                             language: request.language, status: status,
                             createdAtMilliseconds: existing?.createdAtMilliseconds ?? request.nowMilliseconds,
@@ -249,9 +249,8 @@ final class WriteSession {
             return ClearOutcome(cleared: false, summary: row.summary(of: request.item))
         }
         changes.reviewLists.insert(request.item)
-        let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0)
-        try emit(ItemEvents([.reviewRemoved], item: request.item, rater: request.rater, stars: stars, status: status, summary: summary),
-                 at: request.nowMilliseconds)
+        let summary = try move(request.item, from: row, into: stars, outOf: stars, reviews: status == .published ? -1 : 0,
+                               recording: EventDraft([.reviewRemoved], rater: request.rater, stars: stars, status: status, at: request.nowMilliseconds))
         return ClearOutcome(cleared: true, removedReview: true, summary: summary)
     }
 
@@ -324,8 +323,8 @@ final class WriteSession {
         }
         changes.rows[request.item] = updated
         let summary = updated.summary(of: request.item)
-        try emit(ItemEvents(EventRules.configure(before: row, scale: request.scale), item: request.item, rater: nil, stars: nil, summary: summary),
-                 at: request.nowMilliseconds)
+        try record(EventDraft(EventRules.configure(before: row, scale: request.scale), rater: nil, stars: nil, at: request.nowMilliseconds),
+                   about: request.item, summary: summary)
         return ConfigureOutcome(created: !(row?.isScaleExplicit ?? false), summary: summary)
     }
 
@@ -395,30 +394,36 @@ final class WriteSession {
         return status
     }
 
-    /// Records `events` with the item's next version, when webhooks listen (a recorder is set) and
-    /// the write emitted any.
-    private func emit(_ events: ItemEvents, at milliseconds: Int64) throws(SQLiteError) {
+    /// Records `events` about `item` after a write that did not move its aggregates: moves the
+    /// version with a statement of its own. Nothing when no webhooks listen or there are none.
+    private func record(_ events: EventDraft, about item: ItemID, summary: ItemSummary) throws(SQLiteError) {
         guard let recorder, !events.types.isEmpty else { return }
-        let version = try outbox.nextVersion(of: events.item)
-        try outbox.append(recorder.entries(for: events.events(version: version, at: milliseconds)))
+        let version = try outbox.nextVersion(of: item)
+        // The row this transaction hands the cache carries the version it now has.
+        changes.rows[item] = changes.rows[item]?.movingVersion(true)
+        try outbox.append(recorder.entries(for: events.events(item: item, version: version, summary: summary)))
     }
 
     /// Records `types` about `review`, with its item's summary as it now is.
     private func emitAbout(_ review: Review, _ types: [EventType], at milliseconds: Int64) throws(SQLiteError) {
         guard recorder != nil, !types.isEmpty, let row = try item(review.item) else { return }
-        try emit(ItemEvents(types, item: review.item, rater: review.rater, stars: review.stars.count, status: review.status,
-                            summary: row.summary(of: review.item)), at: milliseconds)
+        try record(EventDraft(types, rater: review.rater, stars: review.stars.count, status: review.status, at: milliseconds),
+                   about: review.item, summary: row.summary(of: review.item))
     }
 
     // MARK: The outbox, for the dispatcher
 
-    func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String]) throws(SQLiteError) -> [OutboxDelivery] {
-        try outbox.claim(nowMilliseconds: nowMilliseconds, limit: limit, leaseMilliseconds: leaseMilliseconds, excluding: excluded)
+    func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64) throws(SQLiteError) -> [OutboxDelivery] {
+        try outbox.claim(for: endpoint, nowMilliseconds: nowMilliseconds, limit: limit, leaseMilliseconds: leaseMilliseconds)
     }
 
     func finishDelivery(_ result: DeliveryResult) throws(SQLiteError) { try outbox.finish(result) }
 
     func pruneDeliveries(finishedBefore milliseconds: Int64) throws(SQLiteError) -> Int { try outbox.prune(finishedBefore: milliseconds) }
+
+    func abandonDeliveries(for endpoint: String, nowMilliseconds: Int64, reason: String) throws(SQLiteError) -> Int {
+        try outbox.abandon(for: endpoint, nowMilliseconds: nowMilliseconds, reason: reason)
+    }
 
     /// Adds `delta` published reviews to the item's `reviewCount`, and marks its lists changed.
     private func movePublished(_ item: ItemID, by delta: Int) throws(SQLiteError) {
@@ -447,13 +452,17 @@ final class WriteSession {
         return stars
     }
 
-    /// Updates count, sum, histogram and score key in the same transaction as the rating row,
+    /// Updates count, sum, histogram, score key (and, recording `events`, the version, with their
+    /// outbox rows) in the same transaction as the rating row,
     /// from the item's row as it was (read or inserted in this transaction) and the change. The
     /// new row is computed here rather than returned by the UPDATE: this writer is the file's
     /// only one and holds its lock, so the row it read is the row the UPDATE changes, and SQLite
     /// builds a temporary table for every RETURNING (a third of the C reference's user time per rating).
-    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0) throws(SQLiteError) -> ItemSummary {
-        let updated = row.moving(into: new, outOf: old).movingReviews(by: reviews)
+    private func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0,
+                      recording events: EventDraft? = nil) throws(SQLiteError) -> ItemSummary {
+        // A write that records events moves the item's version in this same UPDATE.
+        let recording = recorder != nil && !(events?.types.isEmpty ?? true)
+        let updated = row.moving(into: new, outOf: old).movingReviews(by: reviews).movingVersion(recording)
         let key = ranking.key(count: updated.count, sum: updated.sum, scale: updated.scale)
         try applyDelta.run { () throws(SQLiteError) in
             try applyDelta.bind(1, item.rawValue)
@@ -462,11 +471,16 @@ final class WriteSession {
             try applyDelta.bind(4, key.high)
             try applyDelta.bind(5, key.low)
             try applyDelta.bind(6, reviews)
+            try applyDelta.bind(7, recording ? 1 : 0)
         }
         guard applyDelta.changes == 1 else {
             throw SQLiteError(code: 1, operation: RatingSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
         changes.rows[item] = updated
-        return updated.summary(of: item)
+        let summary = updated.summary(of: item)
+        if recording, let recorder, let events {
+            try outbox.append(recorder.entries(for: events.events(item: item, version: updated.version, summary: summary)))
+        }
+        return summary
     }
 }

@@ -8,15 +8,19 @@ import Platform
 /// threads, each POSTing with its own libcurl handle; every attempt's result goes back to the
 /// store with its next due time from `RetrySchedule`. None of this runs on an event loop or the
 /// SQLite writer: writes only add rows, so an endpoint that is down, slow or failing never slows
-/// them. An endpoint has at most `perEndpoint` attempts in flight, so one that hangs holds only
-/// its share of the workers. Delivered and failed rows are pruned after `retentionSeconds`.
+/// them. An endpoint has at most `perEndpoint` attempts in flight (claims are made per endpoint,
+/// for its room only), so one that hangs holds only its share of the workers, and a claim costs
+/// what it takes, however many rows a slow endpoint has waiting. Delivered and failed rows are
+/// pruned after `retentionSeconds`.
 public final class WebhookDispatcher: WebhookMonitor {
     /// How the dispatcher runs.
     public struct Settings: Sendable {
         public var workers = 8
         public var perEndpoint = 4
-        /// How long a claimed delivery is held: longer than an attempt can take, with room.
-        public var leaseSeconds: Int64 = 60
+        /// How long a claimed delivery is held: long enough for the attempts of a batch held before
+        /// it (`perEndpoint` at a time, each within `timeoutSeconds`) and its own. A process killed
+        /// while it held some leaves them to be handed out again when their lease ends.
+        public var leaseSeconds: Int64 = 30
         /// How long one attempt may take, connecting included.
         public var timeoutSeconds = 10.0
         /// How often the outbox is asked for due deliveries when there were none.
@@ -32,6 +36,8 @@ public final class WebhookDispatcher: WebhookMonitor {
     private let endpointSet: WebhookEndpoints
     private let settings: Settings
     private let log: @Sendable (String) -> Void
+    /// The body of an event, rendered at each attempt from the outbox's stored form.
+    private let render: @Sendable (ChangeEvent) -> String
     private let wallMilliseconds: @Sendable () -> Int64
     private let work = WorkQueue<OutboxDelivery>()
     /// Signalled when a worker frees up or the dispatcher stops, so the claimer need not wait a poll.
@@ -42,13 +48,22 @@ public final class WebhookDispatcher: WebhookMonitor {
 
     private struct State {
         var stopped = false
-        var inFlight = 0
-        var inFlightByEndpoint: [String: Int] = [:]
+        /// Attempts under way, per endpoint.
+        var inFlight: [String: Int] = [:]
+        /// Claimed deliveries waiting for a worker, per endpoint, each with the monotonic time its
+        /// lease ends.
+        var held: [String: [(delivery: OutboxDelivery, leaseEnds: Double)]] = [:]
+        /// How long an attempt takes at each endpoint, a moving average in seconds.
+        var attemptSeconds: [String: Double] = [:]
+
+        var busyWorkers: Int { inFlight.values.reduce(0, +) }
     }
 
     public init(store: any OutboxStore, endpoints: WebhookEndpoints, settings: Settings = Settings(),
-                wallMilliseconds: (@Sendable () -> Int64)? = nil, log: @escaping @Sendable (String) -> Void) {
+                wallMilliseconds: (@Sendable () -> Int64)? = nil, render: @escaping @Sendable (ChangeEvent) -> String,
+                log: @escaping @Sendable (String) -> Void) {
         self.store = store
+        self.render = render
         endpointSet = endpoints
         self.settings = settings
         self.wallMilliseconds = wallMilliseconds ?? { SystemClock.wallMilliseconds() }
@@ -73,12 +88,21 @@ public final class WebhookDispatcher: WebhookMonitor {
     }
 
     /// Stops claiming, lets the attempts under way end (each within its timeout), and joins every
-    /// thread. Claimed deliveries not attempted are released by their lease's end.
+    /// thread. Held deliveries not attempted are handed out again when their lease ends.
     public func stop() {
         state.withLock { $0.stopped = true }
         wakeUp.signal()
         work.close()
         for thread in threads.withLock({ $0 }) { _ = thread.join() }
+    }
+
+    /// How many of an endpoint's deliveries one claim takes: about a second of its attempts
+    /// (`perEndpoint` at a time, at its average pace), at least two rounds and at most 256. One
+    /// claim is a durable write, so a fast endpoint gets large batches; a slow one gets small
+    /// ones, whose attempts all start well inside their lease.
+    private func batch(_ endpoint: String, _ state: State) -> Int {
+        let seconds = state.attemptSeconds[endpoint] ?? 0.05
+        return max(settings.perEndpoint * 2, min(256, Int(Double(settings.perEndpoint) / max(seconds, 0.000_1))))
     }
 
     private func claimLoop() {
@@ -89,57 +113,83 @@ public final class WebhookDispatcher: WebhookMonitor {
                 lastPrune = now
                 prune()
             }
-            let (idle, busy) = state.withLock { state in
-                (settings.workers - state.inFlight,
-                 state.inFlightByEndpoint.filter { $0.value >= settings.perEndpoint }.map(\.key).sorted())
+            // An endpoint holding less than half a batch is asked for what is due, up to a batch; a
+            // full batch means more may be waiting, so the loop asks again at once.
+            var full = false
+            for endpoint in endpointSet.all.map(\.id) {
+                let (room, size) = state.withLock { state -> (Int, Int) in
+                    let size = self.batch(endpoint, state)
+                    return (size - state.held[endpoint, default: []].count - state.inFlight[endpoint, default: 0], size)
+                }
+                guard room >= size / 2 else { continue }
+                if claim(for: endpoint, limit: room) == room { full = true }
             }
-            var claimed = 0
-            if idle > 0 { claimed = claim(limit: idle, excluding: busy) }
-            if claimed == 0 || claimed < idle { _ = wakeUp.wait(timeout: .now() + settings.pollSeconds) }
+            if !full { _ = wakeUp.wait(timeout: .now() + settings.pollSeconds) }
         }
     }
 
-    /// Claims up to `limit` deliveries and queues them for the workers; answers how many.
-    private func claim(limit: Int, excluding busy: [String]) -> Int {
-        let done = DispatchSemaphore(value: 0)
-        let answer = Locked<Result<[OutboxDelivery], any Error>>(.success([]))
-        store.claimDeliveries(nowMilliseconds: wallMilliseconds(), limit: limit, leaseMilliseconds: settings.leaseSeconds * 1000,
-                              excluding: busy) { outcome in
-            answer.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        let claimed: [OutboxDelivery]
-        switch answer.withLock({ $0 }) {
-        case .success(let deliveries): claimed = deliveries
-        case .failure(let error):
-            log("webhooks: cannot claim deliveries from the outbox: \(error)")
-            return 0
-        }
-        for delivery in claimed {
-            state.withLock { state in
-                state.inFlight += 1
-                state.inFlightByEndpoint[delivery.entry.endpoint, default: 0] += 1
-            }
-            if !work.put(delivery) { release(delivery) }
-        }
+    /// Claims up to `limit` of `endpoint`'s due deliveries, holds them, and starts what the
+    /// workers have room for; answers how many were claimed.
+    private func claim(for endpoint: String, limit: Int) -> Int {
+        let claimedAt = SystemClock.monotonicSeconds()
+        guard let claimed = wait({
+            self.store.claimDeliveries(for: endpoint, nowMilliseconds: self.wallMilliseconds(), limit: limit,
+                                       leaseMilliseconds: self.settings.leaseSeconds * 1000, completion: $0)
+        }, doing: "claim deliveries from the outbox") else { return 0 }
+        let leaseEnds = claimedAt + Double(settings.leaseSeconds)
+        state.withLock { $0.held[endpoint, default: []] += claimed.map { ($0, leaseEnds) } }
+        startAttempts()
         return claimed.count
+    }
+
+    /// Hands held deliveries to idle workers, at most `perEndpoint` in flight per endpoint. One
+    /// whose lease would end before an attempt could finish is dropped unattempted: when the lease
+    /// ends, the outbox hands it out again.
+    private func startAttempts() {
+        let margin = settings.timeoutSeconds + 5
+        let started: [OutboxDelivery] = state.withLock { state in
+            guard !state.stopped else { return [] }
+            var started: [OutboxDelivery] = []
+            let now = SystemClock.monotonicSeconds()
+            for endpoint in state.held.keys.sorted() {
+                while state.busyWorkers < settings.workers, state.inFlight[endpoint, default: 0] < settings.perEndpoint,
+                      let next = state.held[endpoint]?.first {
+                    state.held[endpoint]?.removeFirst()
+                    guard next.leaseEnds - now > margin else { continue }
+                    state.inFlight[endpoint, default: 0] += 1
+                    started.append(next.delivery)
+                }
+                if state.held[endpoint]?.isEmpty == true { state.held[endpoint] = nil }
+            }
+            return started
+        }
+        for delivery in started where !work.put(delivery) { finished(delivery) }
     }
 
     private func work(with poster: WebhookPoster) {
         while let delivery = work.take() {
+            let started = SystemClock.monotonicSeconds()
             attempt(delivery, with: poster)
-            release(delivery)
+            let seconds = SystemClock.monotonicSeconds() - started
+            state.withLock { state in
+                let endpoint = delivery.entry.endpoint
+                state.attemptSeconds[endpoint] = state.attemptSeconds[endpoint].map { 0.8 * $0 + 0.2 * seconds } ?? seconds
+            }
+            finished(delivery)
         }
     }
 
-    private func release(_ delivery: OutboxDelivery) {
-        state.withLock { state in
-            state.inFlight -= 1
-            state.inFlightByEndpoint[delivery.entry.endpoint, default: 1] -= 1
-            if state.inFlightByEndpoint[delivery.entry.endpoint] == 0 { state.inFlightByEndpoint[delivery.entry.endpoint] = nil }
+    /// Frees the delivery's worker and endpoint slot, starts the next held ones, and wakes the
+    /// claimer when the endpoint runs low.
+    private func finished(_ delivery: OutboxDelivery) {
+        let endpoint = delivery.entry.endpoint
+        let low = state.withLock { state -> Bool in
+            state.inFlight[endpoint, default: 1] -= 1
+            if state.inFlight[endpoint] == 0 { state.inFlight[endpoint] = nil }
+            return state.held[endpoint, default: []].count + state.inFlight[endpoint, default: 0] <= self.batch(endpoint, state) / 2
         }
-        wakeUp.signal()
+        startAttempts()
+        if low { wakeUp.signal() }
     }
 
     private func attempt(_ delivery: OutboxDelivery, with poster: WebhookPoster) {
@@ -147,10 +197,14 @@ public final class WebhookDispatcher: WebhookMonitor {
         let first = delivery.firstAttemptMilliseconds ?? started
         let entry = delivery.entry
         guard let endpoint = endpointSet.endpoint(entry.endpoint) else {
-            record(delivery, .failed, PostResult(status: nil, error: "the endpoint is no longer in the webhooks file"), at: started, first: first)
+            record(delivery, .failed, PostResult(status: nil, error: Self.removedReason), at: started, first: first)
             return
         }
-        let body = Array(entry.payload.utf8)
+        guard let event = ChangeEvent(stored: entry.payload) else {
+            record(delivery, .failed, PostResult(status: nil, error: "the outbox row does not hold an event this version reads"), at: started, first: first)
+            return
+        }
+        let body = Array(render(event).utf8)
         let timestamp = started / 1000
         let headers = [
             "Content-Type: application/json",
@@ -196,19 +250,38 @@ public final class WebhookDispatcher: WebhookMonitor {
         }
     }
 
+    /// Removes old finished rows, and fails the pending ones of endpoints no longer in the file.
     private func prune() {
         let before = wallMilliseconds() - settings.retentionSeconds * 1000
+        while wait({ self.store.pruneDeliveries(finishedBefore: before, completion: $0) }, doing: "prune the outbox") == OutboxQueries.pruneBatch {}
+        let configured = Set(endpointSet.all.map(\.id))
+        let pending = wait({ self.store.pendingDeliveries(completion: $0) }, doing: "count the outbox's pending rows") ?? [:]
+        for endpoint in pending.keys where !configured.contains(endpoint) {
+            let count = wait({
+                self.store.abandonDeliveries(for: endpoint, nowMilliseconds: self.wallMilliseconds(), reason: Self.removedReason, completion: $0)
+            }, doing: "fail the deliveries of a removed endpoint")
+            if let count, count > 0 { log("webhooks: endpoint \(endpoint) is no longer in the webhooks file; its \(count) pending deliveries are marked failed") }
+        }
+    }
+
+    /// Why the deliveries of an endpoint taken out of the file failed.
+    static let removedReason = "the endpoint is no longer in the webhooks file"
+
+    /// Runs `call` and waits for its answer; nil, logged, when it failed.
+    private func wait<Value: Sendable>(_ call: (@escaping StoreCompletion<Value>) -> Void, doing what: String) -> Value? {
         let done = DispatchSemaphore(value: 0)
-        let removed = Locked(0)
-        store.pruneDeliveries(finishedBefore: before) { [log] outcome in
-            switch outcome {
-            case .success(let count): removed.withLock { $0 = count }
-            case .failure(let error): log("webhooks: cannot prune the outbox: \(error)")
-            }
+        let answer = Locked<Result<Value, any Error>?>(nil)
+        call { outcome in
+            answer.withLock { $0 = outcome }
             done.signal()
         }
         done.wait()
-        // A full batch means more may be left: the next loop prunes again at once.
-        if removed.withLock({ $0 }) == OutboxQueries.pruneBatch { prune() }
+        switch answer.withLock({ $0 }) {
+        case .success(let value)?: return value
+        case .failure(let error)?:
+            log("webhooks: cannot \(what): \(error)")
+            return nil
+        case nil: return nil
+        }
     }
 }

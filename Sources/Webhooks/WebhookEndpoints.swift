@@ -6,22 +6,29 @@ import Glibc
 /// dispatcher (which delivers them), replaced whole when the webhooks file is read again.
 public final class WebhookEndpoints: Sendable {
     private let current: Locked<[WebhookEndpoint]>
+    private let subscribed: Locked<[(id: String, types: EventTypes)]>
     /// The file they come from.
     public let path: String
 
     /// Reads `path`; throws when it cannot be read or used, naming what is wrong.
     public init(path: String) throws(WebhookConfigurationError) {
         self.path = path
-        current = Locked(try Self.read(path))
+        let endpoints = try Self.read(path)
+        current = Locked(endpoints)
+        subscribed = Locked(endpoints.map { ($0.id, $0.types) })
     }
 
     /// Endpoints given directly, for tests.
     public init(_ endpoints: [WebhookEndpoint]) {
         path = ""
         current = Locked(endpoints)
+        subscribed = Locked(endpoints.map { ($0.id, $0.types) })
     }
 
     public var all: [WebhookEndpoint] { current.withLock { $0 } }
+
+    /// Each endpoint's id and the types it wants, for the writer: no secret or URL copied per event.
+    public var subscriptions: [(id: String, types: EventTypes)] { subscribed.withLock { $0 } }
 
     public func endpoint(_ id: String) -> WebhookEndpoint? { current.withLock { list in list.first { $0.id == id } } }
 
@@ -30,11 +37,14 @@ public final class WebhookEndpoints: Sendable {
     @discardableResult
     public func reload() throws(WebhookConfigurationError) -> [WebhookEndpoint] {
         let endpoints = try Self.read(path)
-        current.withLock { $0 = endpoints }
+        replace(endpoints)
         return endpoints
     }
 
-    public func replace(_ endpoints: [WebhookEndpoint]) { current.withLock { $0 = endpoints } }
+    public func replace(_ endpoints: [WebhookEndpoint]) {
+        current.withLock { $0 = endpoints }
+        subscribed.withLock { $0 = endpoints.map { ($0.id, $0.types) } }
+    }
 
     private static func read(_ path: String) throws(WebhookConfigurationError) -> [WebhookEndpoint] {
         guard let file = fopen(path, "rb") else {

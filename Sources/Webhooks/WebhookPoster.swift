@@ -60,7 +60,7 @@ final class WebhookPoster {
             }
         }
         guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer)
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return PostResult(status: nil, error: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
         }
         var status = 0

@@ -106,10 +106,7 @@ enum ServeCommand {
             return 1
         }
         var database = settings.database
-        if let endpoints = settings.webhooks {
-            let bodies = EventBodies(languages: languages)
-            database = database.recording(OutboxRecorder(endpoints: endpoints) { bodies.body(of: $0) })
-        }
+        if let endpoints = settings.webhooks { database = database.recording(OutboxRecorder(endpoints: endpoints)) }
         let store: any ReviewStore, closeStore: () -> Void
         do {
             (store, closeStore) = try database.openForServing(log: { errors.write($0) })
@@ -120,7 +117,8 @@ enum ServeCommand {
         let webhooks: (dispatcher: WebhookDispatcher, reloader: FileReloader)?
         do {
             webhooks = try settings.webhooks.map { endpoints in
-                try startWebhooks(endpoints, store: store, retentionDays: settings.webhookRetentionDays, errors: errors)
+                try startWebhooks(endpoints, store: store, bodies: EventBodies(languages: languages), retentionDays: settings.webhookRetentionDays,
+                                  errors: errors)
             }
         } catch {
             errors.write("ratings serve: cannot start the webhooks' threads: \(error)")
@@ -169,11 +167,13 @@ enum ServeCommand {
     }
 
     /// Starts delivering the outbox, and reading the webhooks file again when it changes.
-    private static func startWebhooks(_ endpoints: WebhookEndpoints, store: any ReviewStore, retentionDays: Int,
+    private static func startWebhooks(_ endpoints: WebhookEndpoints, store: any ReviewStore, bodies: EventBodies, retentionDays: Int,
                                       errors: ErrorOutput) throws -> (dispatcher: WebhookDispatcher, reloader: FileReloader) {
         var settings = WebhookDispatcher.Settings()
         settings.retentionSeconds = Int64(retentionDays) * 86_400
-        let dispatcher = WebhookDispatcher(store: store, endpoints: endpoints, settings: settings) { errors.write($0) }
+        let dispatcher = WebhookDispatcher(store: store, endpoints: endpoints, settings: settings, render: { bodies.body(of: $0) }) {
+            errors.write($0)
+        }
         try dispatcher.start()
         let reloader = FileReloader(path: endpoints.path, label: "ratings.webhooks") { reason in
             do {

@@ -25,7 +25,7 @@ struct WebhookAdminTests {
     func status() async throws {
         let store = InMemoryRatingStore()
         store.appendOutbox((1...3).map { OutboxEntry(eventID: "msg_\($0)", endpoint: "crm", type: .ratingCreated, payload: "{}", createdAtMilliseconds: 1) })
-        let claimed = try await store.claimDeliveries(now: 10, limit: 3)
+        let claimed = try await store.claimDeliveries(for: "crm", now: 10, limit: 3)
         try await store.finishDelivery(DeliveryResult(delivery: claimed[0].id, outcome: .delivered, status: 204, error: nil,
                                                       attemptedAtMilliseconds: 20, firstAttemptMilliseconds: 20))
         try await store.finishDelivery(DeliveryResult(delivery: claimed[1].id, outcome: .failed, status: 410, error: nil,

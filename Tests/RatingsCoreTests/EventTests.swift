@@ -81,4 +81,23 @@ struct EventTests {
             }
         }
     }
+
+    @Test("an event as the outbox stores it reads back the same; a line it did not write reads as nothing")
+    func storedForm() throws {
+        let summary = ItemSummary(item: ItemID(stored: "soup"), scale: try Scale(maxRating: 10), count: 3, sum: 17,
+                                  distribution: PerStar([0, 0, 0, 0, 1, 0, 0, 1, 0, 1]), reviewCount: 2)
+        let item = ChangeEvent(type: .reviewPending, atMilliseconds: 1_764_000_000_123, subject: .item(ItemChange(
+            item: ItemID(stored: "soup"), rater: RaterID(stored: "u-1"), stars: 8, status: .pending, version: 42, summary: summary)))
+        let cleared = ChangeEvent(type: .ratingCleared, atMilliseconds: 5, subject: .item(ItemChange(
+            item: ItemID(stored: "soup"), rater: RaterID(stored: "u-2"), stars: nil, status: nil, version: 43, summary: summary)))
+        let erased = ChangeEvent(type: .raterErased, atMilliseconds: 6,
+                                 subject: .rater(RaterID(stored: "u-3"), Erasure(ratings: 4, reviews: 1, votes: 2, flags: 3)))
+        for event in [item, cleared, erased] {
+            #expect(ChangeEvent(stored: event.stored) == event)
+            #expect(event.stored.utf8.count < 120)
+        }
+        for line in ["", "i\trating.created\t5", "x\trating.created\t5\ta", "i\tnope\t5\tsoup\t\t\t\t1\t5\t0\t0\t0,0,0,0,0\t0"] {
+            #expect(ChangeEvent(stored: line) == nil)
+        }
+    }
 }

@@ -8,8 +8,7 @@ private func rater(_ name: String) -> RaterID { RaterID(stored: name) }
 
 /// Every pending payload for `endpoint`, in the order the outbox hands them out.
 private func pendingPayloads(_ store: any ReviewStore, now: Int64 = Int64.max / 4, endpoint: String = "hook") async throws -> [String] {
-    let claimed = try await store.claimDeliveries(now: now, limit: 1_000, lease: 1)
-    return claimed.filter { $0.entry.endpoint == endpoint }.map(\.entry.payload)
+    try await store.claimDeliveries(for: endpoint, now: now, limit: 1_000, lease: 1).map(\.entry.payload)
 }
 
 @Suite("Durable engines: each write's change events in its own transaction, and the outbox's leases")
@@ -63,7 +62,7 @@ struct OutboxContractTests {
         }
     }
 
-    @Test("a claim holds rows for its lease, skips excluded endpoints, and finishing records the outcome; old finished rows are pruned",
+    @Test("a claim takes one endpoint's due rows and holds them for its lease; finishing records the outcome; old finished rows are pruned",
           arguments: TestEngine.durable)
     func claimsAndLeases(engine: TestEngine) async throws {
         try await withStore(engine, options: .init(events: CapturingRecorder(endpoints: ["a", "b"]))) { store in
@@ -72,11 +71,11 @@ struct OutboxContractTests {
                                                          nowMilliseconds: Int64(100 + index)))
             }
             #expect(try await store.pendingDeliveries() == ["a": 3, "b": 3])
-            #expect(try await store.claimDeliveries(now: 50, limit: 10).isEmpty, "nothing is due before it was created")
-            let first = try await store.claimDeliveries(now: 1_000, limit: 10, lease: 500, excluding: ["b"])
+            #expect(try await store.claimDeliveries(for: "a", now: 50, limit: 10).isEmpty, "nothing is due before it was created")
+            let first = try await store.claimDeliveries(for: "a", now: 1_000, limit: 10, lease: 500)
             #expect(first.map(\.entry.endpoint) == ["a", "a", "a"] && first.allSatisfy { $0.attempts == 0 && $0.firstAttemptMilliseconds == nil })
-            #expect(try await store.claimDeliveries(now: 1_200, limit: 10, excluding: ["b"]).isEmpty, "held rows are not claimed again")
-            let second = try await store.claimDeliveries(now: 1_200, limit: 2)
+            #expect(try await store.claimDeliveries(for: "a", now: 1_200, limit: 10).isEmpty, "held rows are not claimed again")
+            let second = try await store.claimDeliveries(for: "b", now: 1_200, limit: 2)
             #expect(second.map(\.entry.endpoint) == ["b", "b"] && Set(second.map(\.entry.eventID)).isSubset(of: Set(first.map(\.entry.eventID))))
             try await store.finishDelivery(DeliveryResult(delivery: first[0].id, outcome: .delivered, status: 204, error: nil,
                                                           attemptedAtMilliseconds: 1_300, firstAttemptMilliseconds: 1_300))
@@ -89,8 +88,8 @@ struct OutboxContractTests {
             #expect(totals["a"]?.lastError == DeliveryError(atMilliseconds: 1_320, status: nil, error: "connection refused"))
             #expect(totals["b"]?.pending == 3 && totals["b"]?.lastError == nil)
             // The retried row is due at 9,000 and its lease was released by the finish.
-            #expect(try await store.claimDeliveries(now: 8_999, limit: 10, excluding: ["b"]).isEmpty)
-            let retried = try await store.claimDeliveries(now: 9_000, limit: 10, excluding: ["b"])
+            #expect(try await store.claimDeliveries(for: "a", now: 8_999, limit: 10).isEmpty)
+            let retried = try await store.claimDeliveries(for: "a", now: 9_000, limit: 10)
             #expect(retried.map(\.id) == [first[1].id] && retried[0].attempts == 1 && retried[0].firstAttemptMilliseconds == 1_310)
             #expect(try await store.pruneDeliveries(finishedBefore: 1_315) == 1)
             #expect(try await store.pruneDeliveries(finishedBefore: 10_000) == 1)

@@ -380,13 +380,13 @@ public final class InMemoryRatingStore: ReviewStore {
         }
     }
 
-    public func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+    public func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64,
                                 completion: @escaping StoreCompletion<[OutboxDelivery]>) {
         deliver(completion, run { _ in
             outbox.withLock { rows in
                 let due = rows.indices.filter {
                     rows[$0].state == "pending" && rows[$0].due <= nowMilliseconds && rows[$0].heldUntil <= nowMilliseconds
-                        && !excluded.contains(rows[$0].delivery.entry.endpoint)
+                        && rows[$0].delivery.entry.endpoint == endpoint
                 }
                     .sorted { rows[$0].due < rows[$1].due }.prefix(limit)
                 return due.map { index in
@@ -408,6 +408,21 @@ public final class InMemoryRatingStore: ReviewStore {
                                         state: state, due: due, finished: finished,
                                         lastError: result.outcome == .delivered ? rows[index].lastError
                                             : DeliveryError(atMilliseconds: result.attemptedAtMilliseconds, status: result.status, error: result.error))
+            }
+        })
+    }
+
+    public func abandonDeliveries(for endpoint: String, nowMilliseconds: Int64, reason: String, completion: @escaping StoreCompletion<Int>) {
+        deliver(completion, run { _ in
+            outbox.withLock { rows in
+                var count = 0
+                for index in rows.indices where rows[index].state == "pending" && rows[index].delivery.entry.endpoint == endpoint {
+                    rows[index].state = "failed"
+                    rows[index].finished = nowMilliseconds
+                    rows[index].lastError = DeliveryError(atMilliseconds: nowMilliseconds, status: nil, error: reason)
+                    count += 1
+                }
+                return count
             }
         })
     }

@@ -119,9 +119,9 @@ extension ReviewStore {
 
 /// Awaitable forms of the outbox's callbacks, for tests.
 extension OutboxStore {
-    public func claimDeliveries(now: Int64, limit: Int, lease: Int64 = 60_000, excluding excluded: [String] = []) async throws -> [OutboxDelivery] {
+    public func claimDeliveries(for endpoint: String, now: Int64, limit: Int, lease: Int64 = 60_000) async throws -> [OutboxDelivery] {
         try await withCheckedThrowingContinuation { continuation in
-            claimDeliveries(nowMilliseconds: now, limit: limit, leaseMilliseconds: lease, excluding: excluded) { continuation.resume(with: $0) }
+            claimDeliveries(for: endpoint, nowMilliseconds: now, limit: limit, leaseMilliseconds: lease) { continuation.resume(with: $0) }
         }
     }
 

@@ -52,15 +52,16 @@ private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: D
                                _ body: (any ReviewStore, WebhookDispatcher, Locked<[String]>) async throws -> T) async throws -> T {
     let set = WebhookEndpoints(endpoints)
     let bodies = EventBodies(languages: try LanguageCatalog.bundled())
-    let recorder = OutboxRecorder(endpoints: set) { bodies.body(of: $0) }
-    return try await withStore(.sqlite, options: .init(events: recorder)) { store in
+    return try await withStore(.sqlite, options: .init(events: OutboxRecorder(endpoints: set))) { store in
         var settings = WebhookDispatcher.Settings()
         settings.pollSeconds = 0.05
         settings.timeoutSeconds = timeoutSeconds
         settings.workers = workers
         settings.perEndpoint = perEndpoint
         let log = Locked<[String]>([])
-        let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings) { line in log.withLock { $0.append(line) } }
+        let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings, render: { bodies.body(of: $0) }) { line in
+            log.withLock { $0.append(line) }
+        }
         try dispatcher.start()
         defer { dispatcher.stop() }
         return try await body(store, dispatcher, log)
@@ -139,12 +140,13 @@ struct DispatcherTests {
     func removedEndpoint() async throws {
         let set = WebhookEndpoints([try endpoint("gone", port: 9)])
         let bodies = EventBodies(languages: try LanguageCatalog.bundled())
-        try await withStore(.sqlite, options: .init(events: OutboxRecorder(endpoints: set) { bodies.body(of: $0) })) { store in
+        try await withStore(.sqlite, options: .init(events: OutboxRecorder(endpoints: set))) { store in
             try await rate(store, "soup")
             set.replace([])
             var settings = WebhookDispatcher.Settings()
             settings.pollSeconds = 0.05
-            let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings) { _ in }
+            settings.pruneIntervalSeconds = 0.1
+            let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings, render: { bodies.body(of: $0) }) { _ in }
             try dispatcher.start()
             defer { dispatcher.stop() }
             #expect(eventually { (try? blockingTotals(store))?["gone"]?.failed == 1 })

@@ -6,7 +6,8 @@ ALTER TABLE items ADD COLUMN version bigint NOT NULL DEFAULT 0 CHECK (version >=
 -- it reports. `due_at_ms` is when the next attempt may start; `held_until_ms` is the lease of the
 -- dispatcher attempting it, so one attempt is in flight at a time. Delivered and failed rows keep
 -- `finished_at_ms` for pruning after the retention period; `error_at_ms`, `last_status` and
--- `last_error` describe the latest attempt that did not succeed.
+-- `last_error` describe the latest attempt that did not succeed. Rows are only appended in key
+-- order: no index on the random event id, whose inserts would land on random pages.
 CREATE TABLE webhook_outbox (
     delivery_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     event_id            text COLLATE "C" NOT NULL,
@@ -22,13 +23,12 @@ CREATE TABLE webhook_outbox (
     error_at_ms         bigint,
     last_status         bigint,
     last_error          text,
-    finished_at_ms      bigint,
-    UNIQUE (event_id, endpoint_id)
+    finished_at_ms      bigint
 );
--- What is due next, pending rows only.
-CREATE INDEX webhook_outbox_due ON webhook_outbox (due_at_ms) WHERE state = 'pending';
 -- What may be pruned.
 CREATE INDEX webhook_outbox_finished ON webhook_outbox (finished_at_ms) WHERE state <> 'pending';
--- Each endpoint's pending rows (the gauge, read at every scrape) and its latest error.
-CREATE INDEX webhook_outbox_pending ON webhook_outbox (endpoint_id) WHERE state = 'pending';
+-- Each endpoint's pending rows by due time: what a claim for the endpoint takes next (a seek, however
+-- many rows other endpoints have waiting), and the pending gauge read at every scrape. Then each
+-- endpoint's latest error.
+CREATE INDEX webhook_outbox_pending ON webhook_outbox (endpoint_id, due_at_ms) WHERE state = 'pending';
 CREATE INDEX webhook_outbox_errors ON webhook_outbox (endpoint_id, error_at_ms) WHERE error_at_ms IS NOT NULL;

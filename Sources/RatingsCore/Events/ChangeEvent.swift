@@ -44,28 +44,26 @@ public struct ItemChange: Sendable, Hashable {
     }
 }
 
-/// The events one write emits about one item (all with the item's next version), before the
-/// store knows that version.
-public struct ItemEvents: Sendable, Hashable {
+/// The events one write emits about one item, before the store has moved the item's version
+/// and computed its summary: what a store's aggregate update records along with it.
+public struct EventDraft: Sendable, Hashable {
     public let types: [EventType]
-    public let item: ItemID
     public let rater: RaterID?
     public let stars: Int?
     public let status: ReviewStatus?
-    public let summary: ItemSummary
+    public let atMilliseconds: Int64
 
-    public init(_ types: [EventType], item: ItemID, rater: RaterID?, stars: Int?, status: ReviewStatus? = nil, summary: ItemSummary) {
+    public init(_ types: [EventType], rater: RaterID?, stars: Int?, status: ReviewStatus? = nil, at milliseconds: Int64) {
         self.types = types
-        self.item = item
         self.rater = rater
         self.stars = stars
         self.status = status
-        self.summary = summary
+        atMilliseconds = milliseconds
     }
 
-    /// The events, once the store has moved the item's version to `version`.
-    public func events(version: Int64, at milliseconds: Int64) -> [ChangeEvent] {
+    /// The events, once the store has moved `item`'s version to `version`, leaving `summary`.
+    public func events(item: ItemID, version: Int64, summary: ItemSummary) -> [ChangeEvent] {
         let change = ItemChange(item: item, rater: rater, stars: stars, status: status, version: version, summary: summary)
-        return types.map { ChangeEvent(type: $0, atMilliseconds: milliseconds, subject: .item(change)) }
+        return types.map { ChangeEvent(type: $0, atMilliseconds: atMilliseconds, subject: .item(change)) }
     }
 }

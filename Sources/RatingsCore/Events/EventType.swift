@@ -13,6 +13,9 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     case itemConfigured = "item.configured"
     case raterErased = "rater.erased"
 
+    /// This type's bit in an `EventTypes` set.
+    var bit: UInt16 { UInt16(1) << UInt16(Self.allCases.firstIndex(of: self) ?? 0) }
+
     /// The part before the dot: `rating`, `review`, `item` or `rater`.
     public var family: Substring { rawValue.prefix { $0 != "." } }
 
@@ -42,4 +45,16 @@ public struct EventPattern: Sendable, Hashable, CustomStringConvertible {
     public func matches(_ type: EventType) -> Bool {
         description == "*" || description == type.rawValue || (description.hasSuffix(".*") && type.family == description.dropLast(2))
     }
+}
+
+/// A set of event types as one word: what an endpoint's patterns match, asked once per event.
+public struct EventTypes: Sendable, Hashable {
+    private let bits: UInt16
+
+    /// The types any of `patterns` matches.
+    public init(matching patterns: [EventPattern]) {
+        bits = EventType.allCases.filter { type in patterns.contains { $0.matches(type) } }.reduce(0) { $0 | $1.bit }
+    }
+
+    public func contains(_ type: EventType) -> Bool { bits & type.bit != 0 }
 }

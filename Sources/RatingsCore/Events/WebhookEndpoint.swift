@@ -11,15 +11,18 @@ public struct WebhookEndpoint: Sendable, Hashable {
     /// The secret's decoded bytes (24 to 64): the HMAC key. Never logged or shown.
     public let secret: [UInt8]
     public let patterns: [EventPattern]
+    /// The types the patterns match, worked out once.
+    public let types: EventTypes
 
     public init(id: String, url: String, secret: [UInt8], patterns: [EventPattern]) {
         self.id = id
         self.url = url
         self.secret = secret
         self.patterns = patterns
+        types = EventTypes(matching: patterns)
     }
 
-    public func wants(_ type: EventType) -> Bool { patterns.contains { $0.matches(type) } }
+    public func wants(_ type: EventType) -> Bool { types.contains(type) }
 
     /// The URL without any `user:password@` it carries, for the admin route and logs.
     public var displayURL: String {

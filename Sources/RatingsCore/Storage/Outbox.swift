@@ -2,15 +2,18 @@
 /// the transaction of the change it reports, so an acknowledged change always has its events and
 /// a rolled-back one never has. Every store that takes events is one.
 public protocol OutboxStore: Sendable {
-    /// Up to `limit` pending deliveries due at `nowMilliseconds` that no dispatcher holds, for
-    /// endpoints other than `excluded`, oldest due first, each now held for `leaseMilliseconds` by
-    /// the caller: while held, no other dispatcher (in this process or another on the same
-    /// database) takes it.
-    func claimDeliveries(nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64, excluding excluded: [String],
+    /// Up to `limit` of `endpoint`'s pending deliveries due at `nowMilliseconds` that no
+    /// dispatcher holds, oldest due first, each now held for `leaseMilliseconds` by the caller:
+    /// while held, no other dispatcher (in this process or another on the same database) takes it.
+    func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64,
                          completion: @escaping StoreCompletion<[OutboxDelivery]>)
 
     /// Records what an attempt came to, releasing the delivery.
     func finishDelivery(_ result: DeliveryResult, completion: @escaping StoreCompletion<Void>)
+
+    /// Marks every pending delivery of `endpoint` failed at `nowMilliseconds` with `reason`: for
+    /// an endpoint no longer in the webhooks file. Answers how many.
+    func abandonDeliveries(for endpoint: String, nowMilliseconds: Int64, reason: String, completion: @escaping StoreCompletion<Int>)
 
     /// Removes delivered and failed rows finished before `beforeMilliseconds`; answers how many.
     func pruneDeliveries(finishedBefore beforeMilliseconds: Int64, completion: @escaping StoreCompletion<Int>)

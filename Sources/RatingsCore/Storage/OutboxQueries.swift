@@ -19,18 +19,16 @@ public enum OutboxQueries {
     /// The columns of a claimed row, in `OutboxDelivery`'s order.
     public static let claimedColumns = "delivery_id, event_id, endpoint_id, type, payload, created_at_ms, attempts, first_attempt_at_ms"
 
-    /// Holds up to `$3` due rows (due at `$1`, not held) until `$2`, oldest due first, and returns
-    /// them, skipping the endpoints `$4` lists (those with as many deliveries in flight as they may
-    /// have), written by `excluded` as the engine reads a list; `lock` is what keeps two claims
-    /// from taking one row (PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing on SQLite, whose one
-    /// writer runs claims one at a time).
-    public static func claim(_ p: Parameter, lock: String, excluded: (String) -> String) -> String {
+    /// Holds up to `$3` of endpoint `$4`'s due rows (due at `$1`, not held) until `$2`, oldest
+    /// due first, and returns them: a seek on `webhook_outbox_pending`, whatever other endpoints
+    /// have waiting. `lock` is what keeps two claims from taking one row (PostgreSQL's `FOR
+    /// UPDATE SKIP LOCKED`; nothing on SQLite, whose one writer runs claims one at a time).
+    public static func claim(_ p: Parameter, lock: String) -> String {
         let now = p(1, "bigint")
         return """
             UPDATE webhook_outbox SET held_until_ms = \(p(2, "bigint"))
             WHERE delivery_id IN (SELECT delivery_id FROM webhook_outbox
-                                  WHERE state = 'pending' AND due_at_ms <= \(now) AND held_until_ms <= \(now)
-                                      AND \(excluded(p(4, "text[]")))
+                                  WHERE state = 'pending' AND endpoint_id = \(p(4, "text")) AND due_at_ms <= \(now) AND held_until_ms <= \(now)
                                   ORDER BY due_at_ms LIMIT \(p(3, "int")) \(lock))
             RETURNING \(claimedColumns)
             """
@@ -50,6 +48,16 @@ public enum OutboxQueries {
                 last_error = CASE WHEN \(errorAt) IS NULL THEN last_error ELSE \(p(8, "text")) END,
                 error_at_ms = coalesce(\(errorAt), error_at_ms)
             WHERE delivery_id = \(p(1, "bigint"))
+            """
+    }
+
+    /// Marks endpoint `$1`'s pending rows failed at `$2` with error `$3`.
+    public static func abandon(_ p: Parameter) -> String {
+        let at = p(2, "bigint")
+        return """
+            UPDATE webhook_outbox SET state = 'failed', finished_at_ms = \(at), error_at_ms = \(at), last_status = NULL,
+                last_error = \(p(3, "text")), held_until_ms = 0
+            WHERE state = 'pending' AND endpoint_id = \(p(1, "text"))
             """
     }
 

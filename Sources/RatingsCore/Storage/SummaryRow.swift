@@ -10,10 +10,12 @@ public struct SummaryRow: Sendable {
     public let distribution: PerStar
     /// Published reviews.
     public let reviewCount: Int
+    /// How many writes that recorded events the item has had (`itemVersion`).
+    public let version: Int64
 
     /// The stored columns, in the order every engine's reader takes them.
     public static let columnNames = ["max_rating", "scale_explicit", "rating_count", "rating_sum"] + (1...10).map { "stars_\($0)" }
-        + ["review_count"]
+        + ["review_count", "version"]
 
     /// How many columns a row takes in a result.
     public static let columnCount = columnNames.count
@@ -23,13 +25,14 @@ public struct SummaryRow: Sendable {
 
     /// A row from its stored columns. The CHECK constraint keeps `maxRating` in 1...10; a row
     /// tampered with outside the service reads as the standard scale rather than trapping.
-    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: PerStar, reviewCount: Int) {
+    public init(maxRating: Int, isScaleExplicit: Bool, count: Int, sum: Int, distribution: PerStar, reviewCount: Int, version: Int64 = 0) {
         scale = (try? Scale(maxRating: maxRating)) ?? .standard
         self.isScaleExplicit = isScaleExplicit
         self.count = count
         self.sum = sum
         self.distribution = distribution
         self.reviewCount = reviewCount
+        self.version = version
     }
 
     /// A new item's row: its scale and no ratings.
@@ -47,13 +50,20 @@ public struct SummaryRow: Sendable {
                    distribution: PerStar(length: distribution.count) { index in
                        distribution[index] + (new == index + 1 ? 1 : 0) - (old == index + 1 ? 1 : 0)
                    },
-                   reviewCount: reviewCount)
+                   reviewCount: reviewCount, version: version)
     }
 
     /// The row once `change` published reviews are added (or, negative, removed).
     public func movingReviews(by change: Int) -> SummaryRow {
         SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: count, sum: sum, distribution: distribution,
-                   reviewCount: reviewCount + change)
+                   reviewCount: reviewCount + change, version: version)
+    }
+
+    /// The row once a write that records events has moved its version on (`bumped`), or as it is.
+    public func movingVersion(_ bumped: Bool) -> SummaryRow {
+        guard bumped else { return self }
+        return SummaryRow(maxRating: scale.maxRating, isScaleExplicit: isScaleExplicit, count: count, sum: sum, distribution: distribution,
+                          reviewCount: reviewCount, version: version + 1)
     }
 
     /// The item's summary.
