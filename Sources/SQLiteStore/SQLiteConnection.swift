@@ -10,11 +10,12 @@ final class SQLiteConnection {
     /// would be refused, harmlessly: the settings stay SQLite's defaults).
     private static let configured: Int32 = ratings_sqlite3_disable_memstatus()
 
-    /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(SQLiteError) {
+    /// Opens the database at `path`, creating it if needed unless `readOnly` (then it must exist,
+    /// and the connection never writes it).
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         _ = Self.configured
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

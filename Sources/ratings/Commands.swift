@@ -61,6 +61,19 @@ enum Commands {
         details: "Each migration runs in its own transaction with its bookkeeping row. Running it again changes nothing.",
         settings: [database])
 
+    static let backup = Command(
+        name: "backup",
+        summary: "Copies a SQLite database, while `ratings serve` may be writing it, into a new file `serve` can open as it is.",
+        details: """
+            The copy is one consistent snapshot: every write acknowledged before the backup began, none that
+            came later, compacted. Reading it never holds up the server's writer. An existing file is never
+            overwritten (exit 2). For PostgreSQL, use pg_dump (docs/operations.md, "Backups").
+            """,
+        settings: [
+            Setting("database", "RATINGS_DATABASE", "PATH", .text, default: "ratings.sqlite", "The SQLite file to copy"),
+            Setting("to", "RATINGS_BACKUP_TO", "FILE", .text, default: nil, "The new file to write; required, and must not exist"),
+        ])
+
     static let healthcheck = Command(
         name: "healthcheck",
         summary: "Exits 0 when the URL answers 200, 1 otherwise (for container health checks, where no curl exists).",
@@ -90,7 +103,7 @@ enum Commands {
             Setting(nil, "RATINGS_JWT_JWKS_FILE", "FILE", .text, default: nil, "Read only to say that public keys cannot sign"),
         ])
 
-    static let all = [serve, migrate, healthcheck, token]
+    static let all = [serve, migrate, backup, healthcheck, token]
 
     /// `ratings --help`.
     static var usage: String {
