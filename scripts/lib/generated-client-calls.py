@@ -95,8 +95,10 @@ check(decided.status_code == 200 and isinstance(decided.parsed, Moderation) and 
       and decided.parsed.flags.off_topic == 1, "decide: a Moderation whose history names the moderator and whose flags count by reason")
 record = read_moderation.sync("dish-3", "u-2", client=moderator)
 check(isinstance(record, Moderation) and record.status.value == "rejected", "read a review's moderation: rejected")
-queue = moderation_queue.sync(client=moderator, limit=5)
-check(isinstance(queue, QueuedReviews) and queue.reviews == [] and queue.next_cursor is None, "the queue holds no pending review")
+queue = moderation_queue.sync(client=moderator, limit=100)
+# The database is the one the schemathesis run left, which may hold pending reviews of its own.
+check(isinstance(queue, QueuedReviews) and not any(review.item_id == "dish-3" for review in queue.reviews),
+      "the queue, typed, without the rejected review")
 
 if failures:
     sys.exit(f"generated client: {len(failures)} call(s) failed")
