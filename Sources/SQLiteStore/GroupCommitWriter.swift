@@ -148,6 +148,7 @@ final class GroupCommitWriter: Sendable {
         private mutating func commit() {
             guard !open.isEmpty else { return }
             do {
+                try session.flushOutbox()
                 try session.transaction.commitTransaction()
             } catch {
                 return rollBack(failure: error)

@@ -9,6 +9,7 @@ final class OutboxStatements {
     private let bumpVersion: SQLiteStatement
     private let selectVersion: SQLiteStatement
     private let insert: SQLiteStatement
+    private let insertMany: SQLiteStatement
     private let claim: SQLiteStatement
     private let finish: SQLiteStatement
     private let prune: SQLiteStatement
@@ -21,6 +22,7 @@ final class OutboxStatements {
         bumpVersion = try connection.prepare(OutboxQueries.bumpVersion(Self.sql))
         selectVersion = try connection.prepare(OutboxQueries.selectVersion(Self.sql))
         insert = try connection.prepare(OutboxQueries.insert(Self.sql))
+        insertMany = try connection.prepare(OutboxQueries.insert(rows: Self.rowsPerInsert, Self.sql))
         claim = try connection.prepare(OutboxQueries.claim(Self.sql, lock: ""))
         finish = try connection.prepare(OutboxQueries.finish(Self.sql))
         prune = try connection.prepare(OutboxQueries.prune(Self.sql))
@@ -39,17 +41,31 @@ final class OutboxStatements {
         return version
     }
 
+    /// Inserts `entries`, `insertMany`'s rows at a time and the rest one by one.
     func append(_ entries: [OutboxEntry]) throws(SQLiteError) {
-        for entry in entries {
-            try insert.run { () throws(SQLiteError) in
-                try insert.bind(1, entry.eventID)
-                try insert.bind(2, entry.endpoint)
-                try insert.bind(3, entry.type.rawValue)
-                try insert.bind(4, entry.payload)
-                try insert.bind(5, Int(entry.createdAtMilliseconds))
+        var start = 0
+        while entries.count - start >= Self.rowsPerInsert {
+            try insertMany.run { () throws(SQLiteError) in
+                for row in 0..<Self.rowsPerInsert { try bind(entries[start + row], to: insertMany, from: Int32(row * 5)) }
             }
+            start += Self.rowsPerInsert
+        }
+        for entry in entries[start...] {
+            try insert.run { () throws(SQLiteError) in try bind(entry, to: insert, from: 0) }
         }
     }
+
+    /// Binds one row's five values to parameters `offset + 1` to `offset + 5`.
+    private func bind(_ entry: OutboxEntry, to statement: SQLiteStatement, from offset: Int32) throws(SQLiteError) {
+        try statement.bind(offset + 1, entry.eventID)
+        try statement.bind(offset + 2, entry.endpoint)
+        try statement.bind(offset + 3, entry.type.rawValue)
+        try statement.bind(offset + 4, entry.payload)
+        try statement.bind(offset + 5, Int(entry.createdAtMilliseconds))
+    }
+
+    /// Rows one `insertMany` writes.
+    static let rowsPerInsert = 16
 
     func claim(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64) throws(SQLiteError) -> [OutboxDelivery] {
         var claimed: [OutboxDelivery] = []

@@ -8,12 +8,15 @@ public enum OutboxQueries {
 
     public static func selectVersion(_ p: Parameter) -> String { "SELECT version FROM items WHERE item_id = \(p(1, "text"))" }
 
-    /// One row: event id, endpoint, type, payload, created at (also its first due time).
-    public static func insert(_ p: Parameter) -> String {
-        """
-        INSERT INTO webhook_outbox (event_id, endpoint_id, type, payload, created_at_ms, due_at_ms)
-        VALUES (\(p(1, "text")), \(p(2, "text")), \(p(3, "text")), \(p(4, "text")), \(p(5, "bigint")), \(p(5, "bigint")))
-        """
+    /// `rows` rows, each five parameters from `5 × row + 1`: event id, endpoint, type, payload,
+    /// created at (also its first due time).
+    public static func insert(rows: Int = 1, _ p: Parameter) -> String {
+        let values = (0..<rows).map { row in
+            let base = row * 5
+            let at = p(base + 5, "bigint")
+            return "(\(p(base + 1, "text")), \(p(base + 2, "text")), \(p(base + 3, "text")), \(p(base + 4, "text")), \(at), \(at))"
+        }
+        return "INSERT INTO webhook_outbox (event_id, endpoint_id, type, payload, created_at_ms, due_at_ms) VALUES " + values.joined(separator: ", ")
     }
 
     /// The columns of a claimed row, in `OutboxDelivery`'s order.
