@@ -63,7 +63,7 @@ extension PostgresRatingStore {
             let since = ModerationQueries.queueSinceColumn
             let fetched = (0..<rows.rowCount).map { row in
                 QueuedReview(review: rows.review(row),
-                             flags: FlagCounts(FlagReason.allCases.enumerated().map { ($1.rawValue, rows.int(row, since + 1 + $0)) }),
+                             flags: FlagCounts { rows.int(row, since + 1 + $0) },
                              pendingSinceMilliseconds: Int64(rows.int(row, since)))
             }
             return ModerationQueuePage(cutting: fetched, limit: limit)
@@ -80,8 +80,7 @@ extension PostgresRatingStore {
     /// transaction ends; nil when there is none.
     private static func lockedItemReview(_ key: [String], _ connection: PostgresConnection, _ deadline: Double) throws -> Review? {
         guard try connection.query(PostgresSQL.lockExistingItem, [key[0]], deadline: deadline).rowCount > 0 else { return nil }
-        let rows = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
-        return rows.rowCount > 0 ? rows.review(0) : nil
+        return try lockedReview(key, connection, deadline)
     }
 
     /// Sets the status `entry` names and appends it to the history.

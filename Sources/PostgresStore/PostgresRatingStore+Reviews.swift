@@ -78,8 +78,7 @@ extension PostgresRatingStore: ReviewStore {
                 let updated = try connection.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"], deadline: deadline)
                 summary = (SummaryRow.first(of: updated) ?? item).summary(of: request.item)
             }
-            let stars = try Self.stars(request.item, request.rater, connection, deadline)
-            try self.record(EventDraft([.reviewRemoved], rater: request.rater, stars: stars, status: status, at: request.nowMilliseconds),
+            try self.record(EventDraft([.reviewRemoved], rater: request.rater, stars: removed.int(0, 1), status: status, at: request.nowMilliseconds),
                             about: request.item, summary: summary, connection, deadline)
             return ClearOutcome(cleared: true, removedReview: true, summary: summary)
         }
@@ -122,7 +121,7 @@ extension PostgresRatingStore: ReviewStore {
     }
 
     /// The review at `key` (item, rater), its row locked until the transaction ends; nil when there is none.
-    private static func lockedReview(_ key: [String], _ connection: PostgresConnection, _ deadline: Double) throws -> Review? {
+    static func lockedReview(_ key: [String], _ connection: PostgresConnection, _ deadline: Double) throws -> Review? {
         let rows = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
         return rows.rowCount > 0 ? rows.review(0) : nil
     }

@@ -87,8 +87,9 @@ enum PostgresSQL {
         RETURNING status
         """
 
-    /// Removes a review (its votes go with it, ON DELETE CASCADE); returns its status.
-    static let deleteReview = "DELETE FROM reviews WHERE item_id = $1 AND rater_id = $2 RETURNING status"
+    /// Removes a review (its votes go with it, ON DELETE CASCADE); returns its status and its
+    /// stars (the rating's, which a review's removal keeps).
+    static let deleteReview = "DELETE FROM reviews WHERE item_id = $1 AND rater_id = $2 RETURNING status, stars"
 
     /// Adds `$2` published reviews to an item and returns its summary.
     static let addReviews = "UPDATE items SET review_count = review_count + $2::int WHERE item_id = $1 RETURNING \(summaryColumns)"

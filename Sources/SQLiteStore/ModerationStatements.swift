@@ -105,8 +105,7 @@ final class ModerationStatements {
             try queuePage.bind(4, limit + 1)
         }, row: {
             let since = ModerationQueries.queueSinceColumn
-            let counts = FlagReason.allCases.enumerated().map { ($1.rawValue, queuePage.int(Int32(since + 1 + $0))) }
-            fetched.append(QueuedReview(review: queuePage.review(), flags: FlagCounts(counts),
+            fetched.append(QueuedReview(review: queuePage.review(), flags: FlagCounts { queuePage.int(Int32(since + 1 + $0)) },
                                         pendingSinceMilliseconds: Int64(queuePage.int(Int32(since)))))
         })
         return ModerationQueuePage(cutting: fetched, limit: limit)

@@ -170,20 +170,18 @@ public final class WebhookDispatcher: WebhookMonitor {
         while let delivery = work.take() {
             let started = SystemClock.monotonicSeconds()
             attempt(delivery, with: poster)
-            let seconds = SystemClock.monotonicSeconds() - started
-            state.withLock { state in
-                let endpoint = delivery.entry.endpoint
-                state.attemptSeconds[endpoint] = state.attemptSeconds[endpoint].map { 0.8 * $0 + 0.2 * seconds } ?? seconds
-            }
-            finished(delivery)
+            finished(delivery, tookSeconds: SystemClock.monotonicSeconds() - started)
         }
     }
 
-    /// Frees the delivery's worker and endpoint slot, starts the next held ones, and wakes the
-    /// claimer when the endpoint runs low.
-    private func finished(_ delivery: OutboxDelivery) {
+    /// Frees the delivery's worker and endpoint slot (and counts how long its attempt took, when
+    /// one was made), starts the next held ones, and wakes the claimer when the endpoint runs low.
+    private func finished(_ delivery: OutboxDelivery, tookSeconds seconds: Double? = nil) {
         let endpoint = delivery.entry.endpoint
         let low = state.withLock { state -> Bool in
+            if let seconds {
+                state.attemptSeconds[endpoint] = state.attemptSeconds[endpoint].map { 0.8 * $0 + 0.2 * seconds } ?? seconds
+            }
             state.inFlight[endpoint, default: 1] -= 1
             if state.inFlight[endpoint] == 0 { state.inFlight[endpoint] = nil }
             return state.held[endpoint, default: []].count + state.inFlight[endpoint, default: 0] <= self.batch(endpoint, state) / 2

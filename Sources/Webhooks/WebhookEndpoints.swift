@@ -5,32 +5,40 @@ import Glibc
 /// The endpoints in force, shared by the recorder (which writes their outbox rows) and the
 /// dispatcher (which delivers them), replaced whole when the webhooks file is read again.
 public final class WebhookEndpoints: Sendable {
-    private let current: Locked<[WebhookEndpoint]>
-    private let subscribed: Locked<[(id: String, types: EventTypes)]>
+    /// The endpoints and, made from them when they are set, what the writer asks per event:
+    /// kept under one lock, so the two never describe different files.
+    private struct InForce: Sendable {
+        let endpoints: [WebhookEndpoint]
+        let subscriptions: [(id: String, types: EventTypes)]
+
+        init(_ endpoints: [WebhookEndpoint]) {
+            self.endpoints = endpoints
+            subscriptions = endpoints.map { ($0.id, $0.types) }
+        }
+    }
+
+    private let current: Locked<InForce>
     /// The file they come from.
     public let path: String
 
     /// Reads `path`; throws when it cannot be read or used, naming what is wrong.
     public init(path: String) throws(WebhookConfigurationError) {
         self.path = path
-        let endpoints = try Self.read(path)
-        current = Locked(endpoints)
-        subscribed = Locked(endpoints.map { ($0.id, $0.types) })
+        current = Locked(InForce(try Self.read(path)))
     }
 
     /// Endpoints given directly, for tests.
     public init(_ endpoints: [WebhookEndpoint]) {
         path = ""
-        current = Locked(endpoints)
-        subscribed = Locked(endpoints.map { ($0.id, $0.types) })
+        current = Locked(InForce(endpoints))
     }
 
-    public var all: [WebhookEndpoint] { current.withLock { $0 } }
+    public var all: [WebhookEndpoint] { current.withLock { $0.endpoints } }
 
     /// Each endpoint's id and the types it wants, for the writer: no secret or URL copied per event.
-    public var subscriptions: [(id: String, types: EventTypes)] { subscribed.withLock { $0 } }
+    public var subscriptions: [(id: String, types: EventTypes)] { current.withLock { $0.subscriptions } }
 
-    public func endpoint(_ id: String) -> WebhookEndpoint? { current.withLock { list in list.first { $0.id == id } } }
+    public func endpoint(_ id: String) -> WebhookEndpoint? { current.withLock { $0.endpoints.first { $0.id == id } } }
 
     /// Reads the file again: the new endpoints on success; on failure the endpoints in force stay
     /// and the error says why.
@@ -42,8 +50,8 @@ public final class WebhookEndpoints: Sendable {
     }
 
     public func replace(_ endpoints: [WebhookEndpoint]) {
-        current.withLock { $0 = endpoints }
-        subscribed.withLock { $0 = endpoints.map { ($0.id, $0.types) } }
+        let inForce = InForce(endpoints)
+        current.withLock { $0 = inForce }
     }
 
     private static func read(_ path: String) throws(WebhookConfigurationError) -> [WebhookEndpoint] {

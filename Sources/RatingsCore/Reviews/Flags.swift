@@ -26,6 +26,12 @@ public struct FlagCounts: Sendable, Hashable {
         for (reason, count) in pairs { if let reason = FlagReason(rawValue: reason) { self[reason] += count } }
     }
 
+    /// Counts read from six result columns in `FlagReason.allCases` order (as
+    /// `ModerationQueries.flagCountColumns` selects them): `column(n)` reads the nth.
+    public init(columns column: (Int) -> Int) {
+        counts = FlagReason.allCases.indices.map(column)
+    }
+
     public static let none = FlagCounts()
 
     public subscript(reason: FlagReason) -> Int {
