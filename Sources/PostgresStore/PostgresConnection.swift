@@ -7,7 +7,7 @@ import Platform
 /// `poll`, so a database that stops answering costs a timeout, never a hang.
 final class PostgresConnection {
     // Safe: created by PQconnectStartParams in init, finished only in deinit.
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Statements prepared on this connection: SQL → statement name.
     private var prepared: [String: String] = [:]
     /// Set once a call fails in a way that leaves the connection unusable.
@@ -79,7 +79,7 @@ final class PostgresConnection {
 
     /// Sends what libpq has queued and collects every result of the command, keeping the last
     /// one (or the first error).
-    private func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
+    func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
         guard sent == 1 else { throw failure(.connection, operation) }
         while true {
             let flushed = PQflush(handle)
@@ -115,7 +115,7 @@ final class PostgresConnection {
     }
 
     /// Waits until the socket is ready for `events`, or throws a timeout at `deadline`.
-    private func wait(for events: Int16, until deadline: Double, _ operation: String) throws(PostgresError) {
+    func wait(for events: Int16, until deadline: Double, _ operation: String) throws(PostgresError) {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw failure(.connection, operation) }
         while true {
@@ -132,7 +132,7 @@ final class PostgresConnection {
     }
 
     /// The failure libpq reports now, marking the connection broken when it is.
-    private func failure(_ kind: PostgresError.Kind, _ operation: String) -> PostgresError {
+    func failure(_ kind: PostgresError.Kind, _ operation: String) -> PostgresError {
         if kind == .connection { isBroken = true }
         let message = PQerrorMessage(handle).map { String(cString: $0) } ?? "unknown"
         return PostgresError(kind: kind, sqlstate: "", operation: operation, message: message)

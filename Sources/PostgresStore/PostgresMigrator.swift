@@ -51,10 +51,14 @@ struct PostgresMigrator {
 /// Makes the database's shared settings ready before a server serves: the cursor secret exists,
 /// and every stored score key was computed with `ranking` (re-scoring every rated item once, in
 /// one transaction, when the settings changed). Call it holding the migrations' lock, so
-/// replicas starting together do it once. Returns the cursor secret.
-func prepareSettings(_ connection: PostgresConnection, ranking: RankingSettings, deadline: Double) throws -> [UInt8] {
+/// replicas starting together do it once. Returns the cursor secret. A database an unfinished
+/// `ratings copy` left (`name` in the error) is refused.
+func prepareSettings(_ connection: PostgresConnection, ranking: RankingSettings, name: String, deadline: Double) throws -> [UInt8] {
     try connection.execute("BEGIN", deadline: deadline)
     do {
+        if let marker = try connection.setting(SharedSettings.copyIncompleteName) {
+            throw DatabaseCopyError.destinationIncomplete(name, marker: marker)
+        }
         try connection.query(PostgresSQL.insertSetting, [SharedSettings.cursorSecretName, SharedSettings.newCursorSecret()], deadline: deadline)
         let secret = try connection.query(PostgresSQL.selectSetting, [SharedSettings.cursorSecretName], deadline: deadline)
         let recorded = try connection.query(PostgresSQL.selectSetting, [SharedSettings.rankingName], deadline: deadline)

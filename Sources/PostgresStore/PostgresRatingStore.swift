@@ -20,7 +20,7 @@ public final class PostgresRatingStore: RatingStore {
         self.configuration = configuration
         cursorSecret = try Self.withMigrationLock(configuration) { connection, deadline in
             _ = try PostgresMigrator(migrations: Self.migrations).migrate(connection, deadline: deadline)
-            return try prepareSettings(connection, ranking: configuration.ranking, deadline: deadline)
+            return try prepareSettings(connection, ranking: configuration.ranking, name: configuration.redacted, deadline: deadline)
         }
         pool = try ConnectionPool(configuration)
     }

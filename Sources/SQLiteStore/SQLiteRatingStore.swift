@@ -60,7 +60,7 @@ public final class SQLiteRatingStore: ReviewStore {
         ownership = configuration.claimsFile ? try FileOwnership(path: configuration.path) : nil
         let (connection, _) = try Self.openMigrated(configuration)
         ranking = configuration.ranking
-        cursorSecret = try SettingsSetup(connection: connection, ranking: configuration.ranking).run()
+        cursorSecret = try SettingsSetup(connection: connection, ranking: configuration.ranking, name: configuration.path).run()
         let cache = SummaryCache(capacity: configuration.claimsFile ? configuration.cachedItems : 0)
         self.cache = configuration.claimsFile && configuration.cachedItems > 0 ? cache : nil
         // The writer's COMMIT writes the WAL without syncing it; the syncer syncs it before any
@@ -84,7 +84,7 @@ public final class SQLiteRatingStore: ReviewStore {
     }
 
     /// Opens a configured connection and brings the database up to this binary's schema.
-    private static func openMigrated(_ configuration: SQLiteStoreConfiguration) throws -> (connection: SQLiteConnection, applied: [String]) {
+    static func openMigrated(_ configuration: SQLiteStoreConfiguration) throws -> (connection: SQLiteConnection, applied: [String]) {
         let connection = try SQLiteConnection(path: configuration.path)
         try connection.configure(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         return (connection, try Migrator(migrations: SQLiteRatingStore.migrations).migrate(connection))

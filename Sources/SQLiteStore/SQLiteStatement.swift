@@ -1,4 +1,5 @@
 internal import CSQLite
+import RatingsCore
 
 /// One prepared statement, reused across calls; finalized when released.
 final class SQLiteStatement {
@@ -110,6 +111,25 @@ final class SQLiteStatement {
         } else {
             countBind()
             try check(sqlite3_bind_null(handle, index))
+        }
+    }
+
+    /// The column as `ratings copy` moves it: an integer, text, or NULL. Real numbers and
+    /// blobs appear in no column of the schema; were one there, it would go as its text.
+    func copiedValue(_ column: Int32) -> CopiedValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int(column))
+        default: .text(optionalText(column) ?? "")
+        }
+    }
+
+    /// Binds a copied value to parameter `index` (1-based).
+    func bind(_ index: Int32, _ value: CopiedValue) throws(SQLiteError) {
+        switch value {
+        case .null: try bind(index, nil as Int?)
+        case .integer(let integer): try bind(index, integer)
+        case .text(let text): try bind(index, text)
         }
     }
 

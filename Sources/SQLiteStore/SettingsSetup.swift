@@ -2,15 +2,21 @@ import RatingsCore
 
 /// Makes the file's shared settings ready before the store serves: the cursor secret exists,
 /// and every stored score key was computed with the configured ranking settings (re-scoring
-/// every rated item once, in one transaction, when they changed).
+/// every rated item once, in one transaction, when they changed). A file an unfinished
+/// `ratings copy` left is refused.
 struct SettingsSetup {
     let connection: SQLiteConnection
     let ranking: RankingSettings
+    /// How errors name the database.
+    let name: String
 
     /// Returns the cursor secret.
     func run() throws -> [UInt8] {
         try connection.execute("BEGIN IMMEDIATE")
         do {
+            if let marker = try value(SharedSettings.copyIncompleteName) {
+                throw DatabaseCopyError.destinationIncomplete(name, marker: marker)
+            }
             let insert = try connection.prepare(RatingSQL.insertSetting)
             try insert.run { () throws(SQLiteError) in
                 try insert.bind(1, SharedSettings.cursorSecretName)
@@ -29,12 +35,7 @@ struct SettingsSetup {
         }
     }
 
-    private func value(_ name: String) throws(SQLiteError) -> String? {
-        let select = try connection.prepare(RatingSQL.selectSetting)
-        var found: String?
-        try select.run(bind: { () throws(SQLiteError) in try select.bind(1, name) }, row: { found = select.text(0) })
-        return found
-    }
+    private func value(_ name: String) throws(SQLiteError) -> String? { try connection.setting(name) }
 
     private func rescore() throws(SQLiteError) {
         let inputs = try connection.prepare(RatingSQL.selectScoreInputs)
@@ -57,5 +58,15 @@ struct SettingsSetup {
             try record.bind(1, SharedSettings.rankingName)
             try record.bind(2, ranking.recorded)
         }
+    }
+}
+
+extension SQLiteConnection {
+    /// The value of settings row `name`, nil when there is none.
+    func setting(_ name: String) throws(SQLiteError) -> String? {
+        let select = try prepare(RatingSQL.selectSetting)
+        var found: String?
+        try select.run(bind: { () throws(SQLiteError) in try select.bind(1, name) }, row: { found = select.text(0) })
+        return found
     }
 }

@@ -74,6 +74,26 @@ enum Commands {
             Setting("to", "RATINGS_BACKUP_TO", "FILE", .text, default: nil, "The new file to write; required, and must not exist"),
         ])
 
+    static let copy = Command(
+        name: "copy",
+        summary: "Copies everything one database holds into another, SQLite or PostgreSQL either way, and checks the copy.",
+        details: """
+            Reads the source as one consistent snapshot, so it may keep serving. Migrates the destination,
+            which must hold no items and no events (exit 2), then copies every table: ratings, reviews with
+            votes, flags, replies and moderation history, pending webhook events with each item's version,
+            the cursor secret (cursors issued by the source keep working) and the ranking settings. Ends by
+            comparing every item's count, sum and distribution; exits 0 only when they match. Until then
+            the destination is marked incomplete and no server opens it. Stop servers on the source first
+            if its last writes must come along; pending events may then be delivered again (at least once).
+            """,
+        settings: [
+            Setting("from", "RATINGS_COPY_FROM", "PATH|URI", .text, default: nil, "The database to copy from: a SQLite file or a postgresql:// URI; required"),
+            Setting("to", "RATINGS_COPY_TO", "PATH|URI", .text, default: nil,
+                    "The database to copy into, created or migrated first; required, and must hold no items or events"),
+            Setting("if-incomplete", "RATINGS_COPY_IF_INCOMPLETE", "WHAT", .choice(["refuse", "discard"]), default: "refuse",
+                    "When the destination holds an unfinished copy: refuse (exit 2), or discard it and copy again"),
+        ])
+
     static let healthcheck = Command(
         name: "healthcheck",
         summary: "Exits 0 when the URL answers 200, 1 otherwise (for container health checks, where no curl exists).",
@@ -103,7 +123,7 @@ enum Commands {
             Setting(nil, "RATINGS_JWT_JWKS_FILE", "FILE", .text, default: nil, "Read only to say that public keys cannot sign"),
         ])
 
-    static let all = [serve, migrate, backup, healthcheck, token]
+    static let all = [serve, migrate, copy, backup, healthcheck, token]
 
     /// `ratings --help`.
     static var usage: String {

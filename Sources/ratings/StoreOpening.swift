@@ -70,3 +70,21 @@ enum DatabaseChoice {
         }
     }
 }
+
+extension DatabaseChoice {
+    /// The database as `ratings copy` reads it: one snapshot, held until the source is released.
+    func openCopySource() throws -> any CopySource {
+        switch self {
+        case .sqlite(let configuration): return try SQLiteCopySource(path: configuration.path)
+        case .postgresql(let configuration): return try PostgresCopySource(configuration)
+        }
+    }
+
+    /// The database as `ratings copy` writes it: migrated first.
+    func openCopyDestination() throws -> any CopyDestination {
+        switch self {
+        case .sqlite(let configuration): return try SQLiteCopyDestination(path: configuration.path)
+        case .postgresql(let configuration): return try PostgresCopyDestination(configuration)
+        }
+    }
+}

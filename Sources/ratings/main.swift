@@ -8,6 +8,7 @@ let code: Int32
 switch arguments.first {
 case "serve": code = ServeCommand.run(Array(arguments.dropFirst()), environment)
 case "migrate": code = MigrateCommand.run(Array(arguments.dropFirst()), environment)
+case "copy": code = CopyCommand.run(Array(arguments.dropFirst()), environment)
 case "backup": code = BackupCommand.run(Array(arguments.dropFirst()), environment)
 case "healthcheck": code = HealthcheckCommand.run(Array(arguments.dropFirst()), environment)
 case "token": code = TokenCommand.run(Array(arguments.dropFirst()), environment)

@@ -131,7 +131,7 @@ struct ModerationEndpointTests {
             let entry = (queue["reviews"] as? [[String: Any]])?.first
             #expect(entry?["raterId"] as? String == "u-1" && entry?["status"] as? String == "pending" && queue["nextCursor"] is NSNull)
             #expect((entry?["flags"] as? [String: Int])?["spam"] == 0 && entry?["display"] != nil)
-            service.request("PUT", "/v1/items/soup/reviews/u-1/moderation", json: #"{"status": "published"}"#)
+            _ = service.request("PUT", "/v1/items/soup/reviews/u-1/moderation", json: #"{"status": "published"}"#)
             #expect(listedRaters(service, "soup") == ["u-1"])
             #expect((object(service.request("GET", "/v1/moderation/queue"))["reviews"] as? [Any])?.isEmpty == true)
         }
@@ -196,10 +196,10 @@ struct ModerationEndpointTests {
         try await withAPI(.sqlite, moderation: ModerationPolicy(mode: .pre, flagThreshold: 3)) { service in
             review(service, "soup", "u-1")
             review(service, "soup", "u-2")
-            service.request("PUT", "/v1/items/soup/reviews/u-1/moderation", json: #"{"status": "published"}"#)
+            _ = service.request("PUT", "/v1/items/soup/reviews/u-1/moderation", json: #"{"status": "published"}"#)
             flag(service, "soup", "u-1", by: "u-3", reason: "off-topic")
             flag(service, "soup", "u-1", by: "u-3", reason: "off-topic")
-            service.request("DELETE", "/v1/items/soup/reviews/u-1/flags/u-3")
+            _ = service.request("DELETE", "/v1/items/soup/reviews/u-1/flags/u-3")
             let text = service.request("GET", "/metrics").text
             #expect(text.contains("ratings_review_flags_total{reason=\"off-topic\"} 2\n"))
             #expect(text.contains("ratings_review_flags_total{reason=\"spam\"} 0\n"))

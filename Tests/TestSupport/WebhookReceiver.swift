@@ -1,6 +1,6 @@
 import Foundation
-public import HTTP1
-public import HTTPServer
+import HTTP1
+import HTTPServer
 public import Locking
 
 /// A request a test's webhook receiver took.

@@ -7,6 +7,9 @@ public enum SharedSettings {
     public static let cursorSecretName = "cursor-secret"
     /// The row holding the ranking settings the stored score keys were computed with.
     public static let rankingName = "ranking"
+    /// The row `ratings copy` keeps while it writes a database, naming the source and when the
+    /// copy began; a database holding it is incomplete, and no server opens it.
+    public static let copyIncompleteName = "copy-incomplete"
 
     /// A new secret: 32 bytes from the system's random generator, as hexadecimal text.
     public static func newCursorSecret() -> String {
