@@ -541,6 +541,24 @@ def render_webhooks(report):
     return "\n".join(lines) + "\n"
 
 
+def render_copies(report):
+    """docs/performance.md's part on moving data (`scripts/bench.sh --copy`)."""
+    c, m = report["copy"], report["machine"]
+    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+             f"{m['cores']} cores ({m['cpu']}), PostgreSQL 15 on the same machine (fsync on), median of {report['runs']} runs.", "",
+             f"`ratings copy` of {c['ratings']:,} ratings on {c['items']:,} items with {c['reviews']:,} reviews of about 400 "
+             "characters, each run into a fresh database; the rate is the ratings table's, from the copy's own progress line. "
+             "Beside it, the same ratings loaded by each engine's own bulk path into a migrated database that holds the items: "
+             "PostgreSQL's `COPY` through `psql \\copy`, and the `sqlite3` shell's `.import` (C, one transaction):", "",
+             row("", "whole copy", "ratings a second", "the engine's own load", "ratio"), "|---|---:|---:|---:|---:|"]
+    for label, name, reference in (("SQLite → PostgreSQL", "sqlite_to_postgresql", "`psql \\copy`"),
+                                   ("PostgreSQL → SQLite", "postgresql_to_sqlite", "`sqlite3 .import`")):
+        d = c[name]
+        lines.append(row(label, f"{d['seconds']:.1f} s", f"**{d['ratings_per_second']:,.0f}**",
+                         f"{d['reference_ratings_per_second']:,.0f} ({reference})", f"{d['ratio']:.2f}×"))
+    return "\n".join(lines) + "\n"
+
+
 def render_attacks(report):
     """docs/performance.md's attacks part (`scripts/bench.sh --attacks`, or the full run's)."""
     m, a = report["machine"], report["attacks"]
@@ -574,6 +592,7 @@ if __name__ == "__main__":
     with open(path) as f:
         result = json.load(f)
     if "reads" not in result:
-        sys.stdout.write(render_webhooks(result) if "webhooks" in result else render_attacks(result))
+        sections = {"webhooks": render_webhooks, "copy": render_copies, "attacks": render_attacks}
+        sys.stdout.write(next(render(result) for name, render in sections.items() if name in result))
     else:
         sys.stdout.write(render_summary(result) if summary else render(result))

@@ -348,6 +348,21 @@ def generate(binary, work):
                   "-d '{\"status\": \"published\"}' -H \"Authorization: Bearer $MODERATOR\"")
         staff.run(f"curl -s {URL}/metrics | grep -e '^ratings_moderation' -e '^ratings_review_flags'")
         examples["operations-moderation"] = staff.text()
+
+    # The copy: a database a server wrote and then stopped, copied to a new file and then refused
+    # as a destination; times and rates vary from run to run, so they are shown as placeholders.
+    with Server(binary, work, "ratings") as source:
+        writes = Session(source)
+        for rater, stars in (("u-17", 4), ("u-18", 3), ("u-19", 5)):
+            writes.run(put("soup-7", rater, stars), record=False)
+        writes.run(f"curl -s -X PUT {URL}/v1/items/soup-7/reviews/u-17 -H 'Content-Type: application/json' "
+                   "-d '{\"stars\": 4, \"body\": \"Deep broth.\"}'", record=False)
+    moving = Session(source, {"PATH": os.path.dirname(binary) + os.pathsep + os.environ["PATH"]})
+    for command in ("ratings copy --from ratings.sqlite --to moved.sqlite", "ratings copy --from ratings.sqlite --to moved.sqlite; echo \"exit $?\""):
+        # One stream, so the progress lines come before the summary, as on a terminal.
+        output = moving.run(f"cd {work} && {{ {command}; }} 2>&1", shown=command)
+        moving.lines[-1] = re.sub(r"in \d+\.\d s", "in <time>", re.sub(r"[\d,]+ rows/s", "<rate> rows/s", output.rstrip("\n")))
+    examples["operations-copy"] = moving.text()
     return examples
 
 
@@ -402,7 +417,7 @@ def readable(summary):
 
 
 def benchmark_tables():
-    """The newest full benchmark result and the newest attacks and webhooks results, rendered by bench/report.py."""
+    """The newest full benchmark result and the newest attacks, webhooks and copy results, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
@@ -414,11 +429,14 @@ def benchmark_tables():
         attacks = json.load(f)
     with open(os.path.join(results, newest_result(results, "webhooks"))) as f:
         webhooks = json.load(f)
+    with open(os.path.join(results, newest_result(results, "copy"))) as f:
+        copies = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
             "bench-postgresql": ("markdown", report.render_postgresql(result)),
             "bench-attacks": ("markdown", report.render_attacks(attacks)),
-            "bench-webhooks": ("markdown", report.render_webhooks(webhooks))}
+            "bench-webhooks": ("markdown", report.render_webhooks(webhooks)),
+            "bench-copy": ("markdown", report.render_copies(copies))}
 
 
 BLOCK = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)

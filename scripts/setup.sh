@@ -20,7 +20,7 @@ FLAGS="$*"
 apt_packages=(libsqlite3-dev libssl-dev libpq-dev libcurl4-openssl-dev pkg-config)
 wants --tests && apt_packages+=(gcc libc6-dev postgresql-15 curl python3 python3-venv openssl)
 wants --container && apt_packages+=(docker.io mmdebstrap bc curl binutils)
-wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15)
+wants --bench && apt_packages+=(wrk nginx-light curl util-linux gcc libc6-dev postgresql-15 sqlite3)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -45,9 +45,9 @@ enum CopyCommand {
         } catch {
             return fail(error)
         }
-        let counts = CopiedTables.all.map { "\(CopyProgress.grouped(rows[$0.name] ?? 0)) \($0.name)" }.joined(separator: ", ")
+        let counts = CopiedTables.all.map { "\($0.name) \(CopyProgress.grouped(rows[$0.name] ?? 0))" }.joined(separator: ", ")
         StandardStreams.out("copied \(source.description) to \(destination.description) in \(CopyProgress.seconds(SystemClock.monotonicSeconds() - started)): "
-                            + "\(counts); every item's count, sum and distribution match")
+                            + "\(counts) rows; every item's count, sum and distribution match")
         return 0
     }
 

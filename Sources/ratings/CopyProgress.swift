@@ -41,7 +41,7 @@ final class CopyProgress {
     /// The table is done with `rows` written.
     func end(rows: Int) {
         let seconds = now() - started
-        let done = "\(Self.padded(table)) \(Self.grouped(rows)) rows in \(Self.seconds(seconds))"
+        let done = "\(Self.padded(table)) \(Self.rows(rows)) in \(Self.seconds(seconds))"
             + (seconds > 0 && rows > 0 ? ", \(Self.grouped(Int(Double(rows) / seconds))) rows/s" : "")
         write((terminal ? "\r\u{1B}[K" : "") + done + "\n")
     }
@@ -60,6 +60,9 @@ final class CopyProgress {
     private static func padded(_ table: String) -> String {
         table + String(repeating: " ", count: max(0, 19 - table.count))
     }
+
+    /// "1 row", "1,234 rows".
+    static func rows(_ count: Int) -> String { "\(grouped(count)) row\(count == 1 ? "" : "s")" }
 
     /// `1234567` as `1,234,567`.
     static func grouped(_ number: Int) -> String {

@@ -106,6 +106,9 @@ struct CopyTests {
         #expect((flagged["flags"] as? [String: Int])?["spam"] == 1, "\(flagged)")
         for path in before { #expect(try copied.request("GET", path).status == 200, "\(path) was acknowledged before the copy") }
         #expect(try copied.object("GET", "/v1/items/scaled")["maxRating"] as? Int == 10)
+        // Numbered rows go on after the copied ones (PostgreSQL's identity restarts past them).
+        #expect(try copied.request("PUT", "/v1/items/soup-0/reviews/r3/moderation", json: #"{"status": "rejected"}"#).status == 200)
+        #expect(try target.scalar("SELECT count(DISTINCT entry_id) FROM {t}moderation_history") == "2")
     }
 
     /// Scales, ratings, reviews with text that needs escaping, a vote, a flag, a reply and a decision.
