@@ -244,7 +244,7 @@ def generate(binary, work):
         examples["api-ranking"] = ranking.text()
 
         display = Session(api)
-        for query in ("value=3.3&max=5", "value=2.74", "value=-1", "value=7&max=3", "value=3.5&max=5&lang=ar"):
+        for query in ("value=3.3&max=5", "value=2.74", "value=-1", "value=7&max=3", "value=3.5&max=5&lang=ar-SA"):
             display.run(f"curl -s '{URL}/v1/display?{query}'")
         examples["api-display"] = display.text()
 
@@ -261,6 +261,7 @@ def generate(binary, work):
         rate_dinner(languages, AFTER_TOUR)
         languages.run(f"curl -s -i -H 'Accept-Language: es-MX, en;q=0.5' {URL}/v1/items/dinner-42")
         languages.run(f"curl -s '{URL}/v1/display?value=3.5&max=5&lang=ar'")
+        languages.run(f"curl -s -i '{URL}/v1/display?value=3.5&max=5&lang=ar-SA' | grep -e '^content-language' -e accessibilityValue")
         languages.run(f"curl -s '{URL}/v1/display?value=1&max=1&lang=ja'")
         languages.run(f"curl -s '{URL}/v1/display?value=2&max=2&lang=he'")
         examples["languages"] = languages.text()
@@ -397,9 +398,10 @@ def wait_for_lines(path, count, timeout=20):
 
 def language_table(session):
     """What every language file says for 3.5 of 5, 1 of 1 and not rated, English first."""
-    tags = sorted(name[:-5] for name in os.listdir(os.path.join(ROOT, "locales")) if name.endswith(".json"))
+    tags = sorted((name[:-5] for name in os.listdir(os.path.join(ROOT, "locales")) if name.endswith(".json")), key=str.lower)
+    regional = ["ar-SA", "de-CH", "en-ZA", "es-MX", "ur-IN"]  # a few of the regions with numbers of their own
     rows = ["| tag | `accessibilityLabel` | `accessibilityValue` | 1 of 1 | not rated |", "|---|---|---|---|---|"]
-    for tag in ["en"] + [tag for tag in tags if tag != "en"]:
+    for tag in ["en"] + [tag for tag in tags if tag != "en"] + regional:
         def display(query):
             return json.loads(session.run(f"curl -s '{URL}/v1/display?{query}&lang={tag}'", record=False))
         half, one, none = display("value=3.5&max=5"), display("value=1&max=1"), display("value=0&max=5")

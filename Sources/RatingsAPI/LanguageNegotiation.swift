@@ -1,4 +1,5 @@
 import HTTP1
+import Locking
 import RatingsCore
 
 /// Chooses the language of a response: the `lang` query parameter when given, otherwise
@@ -8,14 +9,35 @@ final class LanguageNegotiator: Sendable {
     private let catalog: LanguageCatalog
     /// The catalog's languages, in its order (the fallback first), ready for the wire.
     let wireLanguages: [WireLanguage]
+    /// The regional languages (`ar-SA`), each made ready the first time a request asks for it:
+    /// there are more of them than languages, most never asked for, and each ready language
+    /// holds every display it can answer, rendered. Once made, one stays for the negotiator's
+    /// life, so caches may key on its identity.
+    private let regional: [Locked<WireLanguage?>]
+    /// The catalog's tags and aliases, for lookup.
+    private let tags: LanguageTags
 
     init(_ catalog: LanguageCatalog) {
         self.catalog = catalog
+        tags = LanguageTags(catalog.tags, aliases: catalog.aliases)
         wireLanguages = catalog.languages.map(WireLanguage.init)
+        regional = catalog.regional.map { _ in Locked(nil) }
     }
 
     /// The fallback language.
     var fallback: WireLanguage { wireLanguages[0] }
+
+    /// The language with position `index` in the catalog's tags.
+    private func wireLanguage(at index: Int) -> WireLanguage {
+        if index < wireLanguages.count { return wireLanguages[index] }
+        let position = index - wireLanguages.count
+        return regional[position].withLock { ready in
+            if let ready { return ready }
+            let made = WireLanguage(catalog.regional[position])
+            ready = made
+            return made
+        }
+    }
 
     func negotiate(_ request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         let given = target.rawQueryValue("lang")
@@ -36,7 +58,6 @@ final class LanguageNegotiator: Sendable {
             if lines.isEmpty { return fallback }
             accepted = AcceptLanguage(lines.joined(separator: ","))
         }
-        let chosen = accepted?.lookup(among: catalog.tags).flatMap { catalog.tags.firstIndex(of: $0) }
-        return wireLanguages[chosen ?? 0]
+        return wireLanguage(at: accepted?.lookup(in: tags) ?? 0)
     }
 }

@@ -80,6 +80,15 @@ struct DocumentationTests {
         #expect(status == 0, "scripts/examples.py --check failed:\n\(check.stdout)\n\(check.stderr)")
     }
 
+    @Test("every language file's CLDR part is what scripts/generate-locales.py writes from the pinned Babel")
+    func languageFilesAreGenerated() throws {
+        let python = root + "/.venv-tools/bin/python"
+        try #require(FileManager.default.isExecutableFile(atPath: python), "no \(python): run scripts/setup.sh --tests, which installs Babel there")
+        let check = try Subprocess([python, root + "/scripts/generate-locales.py", "--check"], environment: [:], directory: root)
+        let status = check.waitForExit(timeout: 120)
+        #expect(status == 0, "scripts/generate-locales.py --check failed:\n\(check.stdout)\n\(check.stderr)")
+    }
+
     @Test("the README stays short and names the two set-up commands")
     func readmeIsShort() throws {
         let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)

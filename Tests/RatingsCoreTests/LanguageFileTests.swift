@@ -8,10 +8,10 @@ private let english = embeddedLanguageFiles.first { $0.name == "en.json" }!.text
 struct LanguageFileTests {
     @Test("every bundled file loads and names its own language")
     func bundledFilesLoad() throws {
-        #expect(embeddedLanguageFiles.count == 8)
+        #expect(embeddedLanguageFiles.count == 45)
         for file in embeddedLanguageFiles {
             let language = try Language.load(file: file.name, json: file.text)
-            #expect(file.name == "\(language.tag).json")
+            #expect(file.name == "\(language.contentTag).json")
         }
     }
 
@@ -31,6 +31,9 @@ struct LanguageFileTests {
         (english.replacing(#""one": "i = 1"#, with: #""uno": "i = 1"#), "not a plural category"),
         (english.replacing(#""i = 1 and v = 0"#, with: #""i = = 1"#), "pluralRules: the rule for \"one\""),
         (english.replacing(#""Not rated""#, with: "7"), "notRated must be a non-empty string"),
+        (english.replacing(#""reviewers""#, with: #""reviewer""#), "reviewers must be a non-empty string"),
+        (english.replacing(#""ZA": {"decimalSeparator": ",""#, with: #""ZA": {"decimalSeparator": "1""#), "regions.ZA.decimalSeparator must be"),
+        (english.replacing(#""ZA": "#, with: #""South Africa": "#), "not a region code"),
     ])
     func refusesBrokenFile(json: String, problem: String) {
         #expect {

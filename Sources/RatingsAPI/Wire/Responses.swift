@@ -70,7 +70,7 @@ enum Responses {
 
     /// Names the language, and tells caches that `Accept-Language` chose it (RFC 9110 §12.5.5).
     private static func negotiated(_ language: Language, into headers: inout HTTPHeaders) {
-        headers.add("content-language", language.tag)
+        headers.add("content-language", language.contentTag)
         headers.add("vary", "Accept-Language")
     }
 

@@ -3,10 +3,13 @@ extension Language {
     /// "Not rated". The plural form follows the scale, as the noun agrees with it.
     public func accessibilityValue(of display: Display) -> String {
         guard display.isRated else { return notRated }
-        let max = display.scale.maxRating
-        // Loading checked that every category of the rules has a sentence, so `other` is never needed.
-        let sentence = outOf[pluralRules.category(of: PluralOperands(max))] ?? outOf[.other]
-        return sentence?.render(value: numbers.format(display.valueText), max: numbers.format(String(max))) ?? notRated
+        let max = String(display.scale.maxRating)
+        // The category of the number as written (the scale's, which the noun agrees with), read
+        // from its text, so visible decimals would count as CLDR counts them. Loading checked that
+        // every category of the rules has a sentence, so `other` is never needed.
+        let category = PluralOperands(max).map(pluralRules.category(of:)) ?? .other
+        let sentence = outOf[category] ?? outOf[.other]
+        return sentence?.render(value: numbers.format(display.valueText), max: numbers.format(max)) ?? notRated
     }
 
     /// A word for a whole-star value on the five-star scale ("Loved it"); empty otherwise,

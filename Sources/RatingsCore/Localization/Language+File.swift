@@ -10,21 +10,37 @@ extension Language {
         }
         let language: Language
         do { language = try parse(root) } catch { throw LanguageFileError(file: file, problem: error.message) }
-        guard file == "\(language.tag).json" else {
-            throw LanguageFileError(file: file, problem: "declares the language \"\(language.tag)\"; name the file \(language.tag).json")
+        guard file == "\(language.contentTag).json" else {
+            throw LanguageFileError(file: file, problem: "declares the language \"\(language.contentTag)\"; name the file \(language.contentTag).json")
         }
         return language
     }
 
     private static func parse(_ root: JSONValue) throws(LanguageFileError.Problem) -> Language {
-        let tag = try Self.string("language", in: root).lowercased()
+        let tag = try Self.string("language", in: root)
+        _ = try Self.string("reviewers", in: root) // who reviews the words: required, read by people
         let direction = try Self.string("layoutDirection", in: root)
         guard let layoutDirection = LayoutDirection(rawValue: direction) else {
             throw .init("layoutDirection must be \"leftToRight\" or \"rightToLeft\"; found \"\(direction)\"")
         }
         let numbers = root["numbers"] ?? .null
-        let style = try NumberStyle(decimalSeparator: Self.string("decimalSeparator", in: numbers, at: "numbers."),
-                                    digits: Self.string("digits", in: numbers, at: "numbers."))
+        let style = try Self.numberStyle(numbers, at: "numbers.")
+        var regions: [String: NumberStyle] = [:]
+        if let given = root["regions"] {
+            guard case .object(let members) = given else { throw .init("regions must be an object of region codes and their numbers") }
+            for (region, value) in members {
+                guard (2...3).contains(region.count), region.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+                    throw .init("regions has \"\(region)\", which is not a region code such as SA or 419")
+                }
+                regions[region] = try Self.numberStyle(value, at: "regions.\(region).")
+            }
+        }
+        var answersFor: [String] = []
+        if let given = root["answersFor"] {
+            guard case .array(let values) = given else { throw .init("answersFor must be an array of language tags") }
+            for case .string(let alias) in values where !alias.isEmpty { answersFor.append(alias) }
+            guard answersFor.count == values.count else { throw .init("answersFor must hold non-empty language tags") }
+        }
         let ruleSources = try Self.categories("pluralRules", in: root)
         let rules: PluralRules
         do { rules = try PluralRules(ruleSources) } catch { throw .init("pluralRules: \(error.message)") }
@@ -44,7 +60,13 @@ extension Language {
 
         return Language(tag: tag, name: try Self.string("name", in: root), layoutDirection: layoutDirection, numbers: style,
                         pluralRules: rules, pluralRuleSources: ruleSources, accessibilityLabel: try Self.string("accessibilityLabel", in: root),
-                        notRated: try Self.string("notRated", in: root), outOf: outOf, captions: captions)
+                        notRated: try Self.string("notRated", in: root), outOf: outOf, captions: captions, answersFor: answersFor,
+                        regions: regions)
+    }
+
+    private static func numberStyle(_ object: JSONValue, at path: String) throws(LanguageFileError.Problem) -> NumberStyle {
+        let separator = try Self.string("decimalSeparator", in: object, at: path), digits = try Self.string("digits", in: object, at: path)
+        do { return try NumberStyle(decimalSeparator: separator, digits: digits) } catch { throw .init(path + error.message) }
     }
 
     private static func string(_ key: String, in object: JSONValue, at path: String = "") throws(LanguageFileError.Problem) -> String {

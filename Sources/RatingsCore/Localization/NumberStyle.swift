@@ -11,10 +11,10 @@ public struct NumberStyle: Sendable, Equatable {
     public init(decimalSeparator: String, digits: String) throws(LanguageFileError.Problem) {
         let digits = Array(digits)
         guard digits.count == 10, Set(digits).count == 10 else {
-            throw .init("numbers.digits must be ten different characters, zero to nine; found \(digits.count)")
+            throw .init("digits must be ten different characters, zero to nine; found \(digits.count)")
         }
         guard !decimalSeparator.isEmpty, !decimalSeparator.contains(where: digits.contains) else {
-            throw .init("numbers.decimalSeparator must be non-empty and contain no digit")
+            throw .init("decimalSeparator must be non-empty and contain no digit")
         }
         self.decimalSeparator = decimalSeparator
         self.digits = digits
