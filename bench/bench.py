@@ -21,6 +21,7 @@ Run it with scripts/bench.sh.
 import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse, urllib.request
 
 from copies import copies
+from languages import languages
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
                       build_rated_items, build_reviewed_item, free_port, log, migrated_for_loading, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
@@ -466,6 +467,8 @@ def main():
                         help="one round of 5 s each; no scaling, soak, 1,000,000-item database or PostgreSQL")
     parser.add_argument("--webhooks", action="store_true",
                         help="only the webhook rows: bench/results/DATE-webhooks.json")
+    parser.add_argument("--languages", action="store_true",
+                        help="only the summary GET in several languages beside nginx, and start-up: bench/results/DATE-languages.json")
     parser.add_argument("--copy", action="store_true",
                         help="only ratings copy, SQLite to PostgreSQL and back: bench/results/DATE-copy.json")
     parser.add_argument("--attacks", action="store_true",
@@ -479,6 +482,8 @@ def main():
         return section_only(args, "webhooks", webhooks)
     if args.copy:
         return section_only(args, "copy", copies)
+    if args.languages:
+        return section_only(args, "languages", languages)
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()

@@ -290,7 +290,7 @@ class StealMeter:
         return round(100 * (stolen - self.start[0]) / max(1, total - self.start[1]), 1)
 
 
-def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r", cpu_pids=()):
+def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r", cpu_pids=(), env_extra=None):
     """One wrk run; with `rss`, the peak RSS during it; with `cpu_pids`, the CPU time those
     processes spent per completed request, in user space and in the kernel (µs), and that of
     their NAMED_THREADS, in all and in user space. Always the hypervisor's steal over the run
@@ -299,7 +299,7 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
     named_before = named_cpu_seconds(NAMED_THREADS, *cpu_pids) if cpu_pids else {}
     steal = StealMeter()
-    result = wrk(url, connections, seconds, script, run)
+    result = wrk(url, connections, seconds, script, run, env_extra)
     result["steal_pct"] = steal.percent()
     if before:
         after = cpu_seconds(*cpu_pids)

@@ -559,6 +559,27 @@ def render_copies(report):
     return "\n".join(lines) + "\n"
 
 
+def render_languages(report):
+    """docs/performance.md's part on languages (`scripts/bench.sh --languages`)."""
+    g, m = report["languages"], report["machine"]
+    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+             f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
+             f"median of {report['runs']} runs.", "",
+             f"The hot summary `GET` with {g['language_files']} language files loaded, asked in several languages, "
+             f"beside nginx answering the English summary's {g['summary_body_bytes']} bytes from memory:", "",
+             row("`Accept-Language`", "req/s", "p50 ms", "p99 ms", "errors", "vs nginx"), "|---|---:|---:|---:|---:|---:|"]
+    labels = {"nginx": "nginx, the English bytes", "en": "none (English)", "ar_SA": "`ar-SA` (a region's own digits)",
+              "zh_TW": "`zh-TW, en;q=0.5` (an alias of zh-Hant)", "ru": "`ru-RU, ru;q=0.9, en;q=0.8`"}
+    for name, label in labels.items():
+        p = g[name]
+        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"],
+                         "reference" if name == "nginx" else f"{g['ratios'][name]:.2f}×"))
+    s = g["start_to_listening_ms"]
+    lines += ["", f"Start to `listening on` with every language file, on an empty database: **{s['median']:.0f} ms** "
+              f"(median of {len(s['runs'])}: {', '.join(f'{v:.0f}' for v in s['runs'])} ms)."]
+    return "\n".join(lines) + "\n"
+
+
 def render_attacks(report):
     """docs/performance.md's attacks part (`scripts/bench.sh --attacks`, or the full run's)."""
     m, a = report["machine"], report["attacks"]
@@ -592,7 +613,7 @@ if __name__ == "__main__":
     with open(path) as f:
         result = json.load(f)
     if "reads" not in result:
-        sections = {"webhooks": render_webhooks, "copy": render_copies, "attacks": render_attacks}
+        sections = {"webhooks": render_webhooks, "copy": render_copies, "languages": render_languages, "attacks": render_attacks}
         sys.stdout.write(next(render(result) for name, render in sections.items() if name in result))
     else:
         sys.stdout.write(render_summary(result) if summary else render(result))

@@ -16,6 +16,10 @@ final class LanguageNegotiator: Sendable {
     private let regional: [Locked<WireLanguage?>]
     /// The catalog's tags and aliases, for lookup.
     private let tags: LanguageTags
+    /// The language each `Accept-Language` value chose, by the value: phones send a few
+    /// distinct values over and over, and reading one (ranges, weights, lookup) costs more than
+    /// the rest of a cached summary's answer. Bounded, so values nobody repeats only churn it.
+    private let chosenByField = ShardedCache<String, WireLanguage>(capacity: 4_096)
 
     init(_ catalog: LanguageCatalog) {
         self.catalog = catalog
@@ -41,7 +45,6 @@ final class LanguageNegotiator: Sendable {
 
     func negotiate(_ request: HTTPRequest, _ target: RequestTarget) throws -> WireLanguage {
         let given = target.rawQueryValue("lang")
-        let accepted: AcceptLanguage?
         if let raw = given.first {
             let rule = "lang must be one language tag such as es or es-MX: subtags of 1 to 8 letters or digits joined by hyphens, at most \(LanguageRange.maxLength) characters"
             guard given.count == 1 else { throw APIError.invalidQuery("Give lang at most once; \(rule).") }
@@ -50,14 +53,13 @@ final class LanguageNegotiator: Sendable {
                 throw APIError.invalidQuery("\(rule); got \(ErrorResponse.quoted(PercentDecoding.decode(raw) ?? raw)).")
             }
             // One well-formed tag is a one-range Accept-Language, so both take the same lookup.
-            accepted = AcceptLanguage(tag)
-        } else {
-            // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a
-            // garbled field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
-            let lines = request.headers.values("accept-language")
-            if lines.isEmpty { return fallback }
-            accepted = AcceptLanguage(lines.joined(separator: ","))
+            return wireLanguage(at: AcceptLanguage(tag)?.lookup(in: tags) ?? 0)
         }
-        return wireLanguage(at: accepted?.lookup(in: tags) ?? 0)
+        // Several Accept-Language lines form one comma-separated list (RFC 9110 §5.3); a garbled
+        // field is ignored, as RFC 9110 §12.5.4 allows, rather than refused.
+        let lines = request.headers.values("accept-language")
+        if lines.isEmpty { return fallback }
+        let field = lines.count == 1 ? lines[0] : lines.joined(separator: ",")
+        return chosenByField.value(of: field) { wireLanguage(at: AcceptLanguage(field)?.lookup(in: tags) ?? 0) }
     }
 }

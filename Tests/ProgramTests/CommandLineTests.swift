@@ -228,7 +228,7 @@ struct CommandLineTests {
 }
 
 /// A copy of the binary in a folder with nothing else, so whatever it needs must be inside it.
-private func binaryAlone(in directory: TemporaryDirectory) throws -> String {
+func binaryAlone(in directory: TemporaryDirectory) throws -> String {
     let binary = directory.file("ratings")
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: RatingsProcess.binaryPath)))
     // Close-on-exec: a child another test spawns while this copy is open would otherwise inherit

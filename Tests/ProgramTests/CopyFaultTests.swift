@@ -106,6 +106,26 @@ struct CopyFaultTests {
         #expect(help.status == 0 && help.stdout.contains("--if-incomplete"))
     }
 
+    @Test("a destination in a folder the process cannot write: exit 1 naming the database, as serve does",
+          .enabled(if: getuid() == 0, "runs the binary as another user, which needs root"))
+    func readOnlyDestinationFolder() throws {
+        let directory = try TemporaryDirectory("ratings-copy-readonly")
+        defer { directory.remove() }
+        let binary = try binaryAlone(in: directory)
+        // The source's folder is writable by anyone (a reader of a WAL database keeps its -shm
+        // there); the destination's, root's with mode 0755, by root alone.
+        let sources = directory.file("sources")
+        try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: false)
+        let source = sources + "/source.sqlite", target = directory.file("target.sqlite")
+        try Self.seedLarge(source, ratings: 1_000)
+        #expect(chmod(sources, 0o777) == 0 && chmod(source, 0o666) == 0 && chmod(directory.path, 0o755) == 0)
+        let copy = try Subprocess(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   binary, "copy", "--from", source, "--to", target], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(copy.waitForExit(timeout: 20) == 1)
+        #expect(copy.stderr.contains("cannot open database \(target)") && copy.stderr.contains("Permission denied"), "\(copy.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     @Test("on a terminal, each table's line is redrawn in place with its rate and time left")
     func progressOnATerminal() throws {
         let directory = try TemporaryDirectory("ratings-copy-terminal")
