@@ -535,7 +535,8 @@ def section_only(args, name, measure):
     """One section of the benchmark alone, written to bench/results/DATE-NAME.json."""
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    report = {"command": f"scripts/bench.sh --{name}", "commit": commit, "date": time.strftime("%Y-%m-%d"),
+    runs = f" --runs {args.runs}" if args.runs != 3 else ""
+    report = {"command": f"scripts/bench.sh --{name}{runs}", "commit": commit, "date": time.strftime("%Y-%m-%d"),
               "machine": machine(), "runs": args.runs, "seconds": args.seconds}
     try:
         log(name)

@@ -419,7 +419,7 @@ def readable(summary):
 
 
 def benchmark_tables():
-    """The newest full benchmark result and the newest attacks, webhooks and copy results, rendered by bench/report.py."""
+    """The newest full benchmark result and the newest attacks, webhooks, copy and languages results, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
@@ -433,12 +433,15 @@ def benchmark_tables():
         webhooks = json.load(f)
     with open(os.path.join(results, newest_result(results, "copy"))) as f:
         copies = json.load(f)
+    with open(os.path.join(results, newest_result(results, "languages"))) as f:
+        languages = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
             "bench-postgresql": ("markdown", report.render_postgresql(result)),
             "bench-attacks": ("markdown", report.render_attacks(attacks)),
             "bench-webhooks": ("markdown", report.render_webhooks(webhooks)),
-            "bench-copy": ("markdown", report.render_copies(copies))}
+            "bench-copy": ("markdown", report.render_copies(copies)),
+            "bench-languages": ("markdown", report.render_languages(languages))}
 
 
 BLOCK = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)

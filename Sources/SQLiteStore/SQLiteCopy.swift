@@ -59,7 +59,7 @@ public final class SQLiteCopyDestination: CopyDestination {
     private var inserts: [String: SQLiteStatement] = [:]
     private var rowsInTransaction = 0
 
-    /// Claims, opens (creating it) and migrates `path`; returns the migrations applied in `applied`.
+    /// Claims, opens (creating it) and migrates `path`.
     public init(path: String) throws {
         self.path = path
         ownership = try FileOwnership(path: path)
