@@ -522,12 +522,18 @@ def render(report):
     return "\n".join(lines + ([""] + scaled if scaled else [])) + "\n"
 
 
+def measured_on_cores(report):
+    """The first sentence of a section run alone: command, commit, date, machine, pinning, runs."""
+    m = report["machine"]
+    return (f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
+            f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
+            f"median of {report['runs']} runs.")
+
+
 def render_webhooks(report):
     """docs/performance.md's webhooks part (`scripts/bench.sh --webhooks`, or the full run's)."""
-    w, m = report["webhooks"], report["machine"]
-    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
-             f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
-             f"median of {report['runs']} runs.", "",
+    w = report["webhooks"]
+    lines = [measured_on_cores(report), "",
              "Durable rating `PUT`s on fresh databases, without webhooks and with one endpoint subscribed to every event "
              "that answers after 50 ms (its events wait in the outbox; the writes only add rows), then one process "
              "emptying an outbox of 20,000 queued events into an endpoint that answers at once (nginx returning 204 on the other core):", "",
@@ -561,10 +567,8 @@ def render_copies(report):
 
 def render_languages(report):
     """docs/performance.md's part on languages (`scripts/bench.sh --languages`)."""
-    g, m = report["languages"], report["machine"]
-    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
-             f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
-             f"median of {report['runs']} runs.", "",
+    g = report["languages"]
+    lines = [measured_on_cores(report), "",
              f"The hot summary `GET` with {g['language_files']} language files loaded, asked in several languages, "
              f"beside nginx answering the English summary's {g['summary_body_bytes']} bytes from memory:", "",
              row("`Accept-Language`", "req/s", "p50 ms", "p99 ms", "errors", "vs nginx"), "|---|---:|---:|---:|---:|---:|"]
@@ -582,10 +586,8 @@ def render_languages(report):
 
 def render_attacks(report):
     """docs/performance.md's attacks part (`scripts/bench.sh --attacks`, or the full run's)."""
-    m, a = report["machine"], report["attacks"]
-    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: "
-             f"{m['cores']} cores ({m['cpu']}), the server on core 1, the load on core 0, {report['seconds']} s per run, "
-             f"median of {report['runs']} runs.", "",
+    a = report["attacks"]
+    lines = [measured_on_cores(report), "",
              "One JSON body of 64,000 bytes, three ways, each `PUT` 16 connections at a time and refused without a write:", "",
              row("body", "answer", "req/s", "p50 ms", "p99 ms", "vs the flat string"), "|---|---:|---:|---:|---:|---:|"]
     labels = {"flat_string": "a flat string beside `stars` out of range", "members_1024": "1,024 members with long names (the cap)",
