@@ -43,6 +43,8 @@ enum CopyCommand {
             let copier = DatabaseCopier(source: reader, destination: writer, progress: CopyProgress(terminal: StandardStreams.errorIsTerminal))
             rows = try copier.run(marker: marker(from: source.description), discarding: discarding)
         } catch {
+            // A terminal's progress line is open; the reason goes on a line of its own.
+            if StandardStreams.errorIsTerminal { StandardStreams.errorText("\n") }
             return fail(error)
         }
         let counts = CopiedTables.all.map { "\($0.name) \(CopyProgress.grouped(rows[$0.name] ?? 0))" }.joined(separator: ", ")

@@ -1,4 +1,5 @@
 import Foundation
+import RatingsCore
 import TestSupport
 import Testing
 
@@ -68,6 +69,18 @@ struct LanguageNegotiationTests {
             #expect(response.header("content-language") == chosen)
             #expect(response.header("vary") == "Accept-Language")
         }
+    }
+
+    @Test("openapi.yaml's Content-Language lists exactly the tags the catalog answers with")
+    func specListsEveryTag() throws {
+        let spec = try String(contentsOfFile: sourceRoot + "/openapi.yaml", encoding: .utf8)
+        let header = try #require(spec.range(of: "\n    Content-Language:\n"))
+        let list = try #require(spec[header.upperBound...].range(of: "enum: ["))
+        let end = try #require(spec[list.upperBound...].firstIndex(of: "]"))
+        let documented = spec[list.upperBound..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let catalog = try LanguageCatalog.bundled()
+        #expect(Set(documented) == Set((catalog.languages + catalog.regional).map(\.contentTag)))
+        #expect(documented.count == catalog.languages.count + catalog.regional.count)
     }
 
     @Test("several Accept-Language lines are read as one list")
