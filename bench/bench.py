@@ -308,17 +308,20 @@ def review_writes(binary, work, runs, seconds):
 
 def webhooks(binary, work, runs, seconds):
     """Durable rating PUTs with one webhook endpoint subscribed to every event and answering after
-    50 ms (bench/slow-endpoint.py), beside the same PUTs without webhooks, each round both on fresh
+    50 ms (bench/slow-endpoint.py), and with one that is down (refusing every connection), beside
+    the same PUTs without webhooks, each round all three on fresh
     databases after a sync; then how fast one process empties an outbox of queued events into an
     endpoint that answers at once (nginx returning 204 from memory on the other core)."""
-    rounds = {"put_rating": [], "put_rating_webhooks": []}
+    rounds = {"put_rating": [], "put_rating_webhooks": [], "put_rating_webhook_down": []}
     slow_port = free_port()
     slow = subprocess.Popen(["python3", os.path.join(BENCH, "slow-endpoint.py"), str(slow_port), "50"])
-    hooks = os.path.join(work, "hooks.json")
+    hooks, down_hooks = os.path.join(work, "hooks.json"), os.path.join(work, "down-hooks.json")
     try:
         write_hooks(hooks, slow_port)
+        write_hooks(down_hooks, free_port())  # nothing listens there: every attempt is refused
         for run in range(runs):
-            for name, extra in (("put_rating", ()), ("put_rating_webhooks", ("--webhooks", hooks))):
+            for name, extra in (("put_rating", ()), ("put_rating_webhooks", ("--webhooks", hooks)),
+                                ("put_rating_webhook_down", ("--webhooks", down_hooks))):
                 database = os.path.join(work, f"{name}-{run}.sqlite")
                 fresh = Server(binary, database, os.path.join(work, f"{name}-{run}.log"), extra=extra)
                 try:
@@ -333,7 +336,8 @@ def webhooks(binary, work, runs, seconds):
     finally:
         slow.kill()
     result = {name: summarize(name, values) for name, values in rounds.items()}
-    result["ratios"] = {"put_rating_webhooks_vs_put_rating": median_ratio(rounds["put_rating_webhooks"], rounds["put_rating"])}
+    result["ratios"] = {"put_rating_webhooks_vs_put_rating": median_ratio(rounds["put_rating_webhooks"], rounds["put_rating"]),
+                        "put_rating_webhook_down_vs_put_rating": median_ratio(rounds["put_rating_webhook_down"], rounds["put_rating"])}
     result["deliveries"] = webhook_drain(binary, work)
     return result
 

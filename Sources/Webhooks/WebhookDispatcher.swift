@@ -8,7 +8,8 @@ import Platform
 /// threads, each POSTing with its own libcurl handle; every attempt's result goes back to the
 /// store with its next due time from `RetrySchedule`. None of this runs on an event loop or the
 /// SQLite writer: writes only add rows, so an endpoint that is down, slow or failing never slows
-/// them. An endpoint has at most `perEndpoint` attempts in flight (claims are made per endpoint,
+/// them; one whose attempt failed rests before the next (see `Settings.restSeconds`), so its
+/// failures cannot load the store either. An endpoint has at most `perEndpoint` attempts in flight (claims are made per endpoint,
 /// for its room only), so one that hangs holds only its share of the workers, and a claim costs
 /// what it takes, however many rows a slow endpoint has waiting. Delivered and failed rows are
 /// pruned after `retentionSeconds`.
@@ -25,6 +26,11 @@ public final class WebhookDispatcher: WebhookMonitor {
         public var timeoutSeconds = 10.0
         /// How often the outbox is asked for due deliveries when there were none.
         public var pollSeconds = 0.25
+        /// How long an endpoint rests after a failed attempt, doubling with each failure in a row
+        /// up to `maxRestSeconds`: no attempt starts there meanwhile, and nothing is claimed for
+        /// it, so an endpoint that is down costs an attempt (and a write) a rest, not one per event.
+        public var restSeconds = 1.0
+        public var maxRestSeconds = 60.0
         /// How long delivered and failed rows are kept. Default 7 days.
         public var retentionSeconds: Int64 = 7 * 86_400
         public var pruneIntervalSeconds = 60.0
@@ -55,6 +61,11 @@ public final class WebhookDispatcher: WebhookMonitor {
         var held: [String: [(delivery: OutboxDelivery, leaseEnds: Double)]] = [:]
         /// How long an attempt takes at each endpoint, a moving average in seconds.
         var attemptSeconds: [String: Double] = [:]
+        /// Endpoints whose last attempt failed: until when (monotonic) they rest, and for how long
+        /// the last rest was. A success ends it.
+        var resting: [String: (until: Double, seconds: Double)] = [:]
+
+        func isResting(_ endpoint: String, at now: Double) -> Bool { (resting[endpoint]?.until ?? 0) > now }
 
         var busyWorkers: Int { inFlight.values.reduce(0, +) }
     }
@@ -101,6 +112,8 @@ public final class WebhookDispatcher: WebhookMonitor {
     /// claim is a durable write, so a fast endpoint gets large batches; a slow one gets small
     /// ones, whose attempts all start well inside their lease.
     private func batch(_ endpoint: String, _ state: State) -> Int {
+        // An endpoint that failed lately is asked for one round only: its attempts may fail again.
+        if state.resting[endpoint] != nil { return settings.perEndpoint }
         let seconds = state.attemptSeconds[endpoint] ?? 0.05
         return max(settings.perEndpoint * 2, min(256, Int(Double(settings.perEndpoint) / max(seconds, 0.000_1))))
     }
@@ -113,14 +126,18 @@ public final class WebhookDispatcher: WebhookMonitor {
                 lastPrune = now
                 prune()
             }
+            // Deliveries held for an endpoint whose rest has just ended start now.
+            startAttempts()
             // An endpoint holding less than half a batch is asked for what is due, up to a batch; a
             // full batch means more may be waiting, so the loop asks again at once.
             var full = false
             for endpoint in endpointSet.all.map(\.id) {
                 let (room, size) = state.withLock { state -> (Int, Int) in
+                    if state.isResting(endpoint, at: now) { return (0, 0) }
                     let size = self.batch(endpoint, state)
                     return (size - state.held[endpoint, default: []].count - state.inFlight[endpoint, default: 0], size)
                 }
+                guard size > 0 else { continue }
                 guard room >= size / 2 else { continue }
                 if claim(for: endpoint, limit: room) == room { full = true }
             }
@@ -151,7 +168,7 @@ public final class WebhookDispatcher: WebhookMonitor {
             guard !state.stopped else { return [] }
             var started: [OutboxDelivery] = []
             let now = SystemClock.monotonicSeconds()
-            for endpoint in state.held.keys.sorted() {
+            for endpoint in state.held.keys.sorted() where !state.isResting(endpoint, at: now) {
                 while state.busyWorkers < settings.workers, state.inFlight[endpoint, default: 0] < settings.perEndpoint,
                       let next = state.held[endpoint]?.first {
                     state.held[endpoint]?.removeFirst()
@@ -211,7 +228,9 @@ public final class WebhookDispatcher: WebhookMonitor {
             "webhook-signature: \(WebhookSignature.sign(id: entry.eventID, timestampSeconds: timestamp, body: body, secret: endpoint.secret))",
         ]
         let result = poster.post(url: endpoint.url, headers: headers, body: body)
-        if let status = result.status, (200..<300).contains(status) {
+        let succeeded = result.status.map { (200..<300).contains($0) } ?? false
+        rest(entry.endpoint, failed: !succeeded)
+        if succeeded {
             record(delivery, .delivered, result, at: started, first: first)
             return
         }
@@ -245,6 +264,22 @@ public final class WebhookDispatcher: WebhookMonitor {
             if case .failure(let error) = outcome {
                 log("webhooks: cannot record the attempt of event \(entry.eventID) for endpoint \(entry.endpoint): \(error); its lease will end and it will be tried again")
             }
+        }
+    }
+
+    /// Starts or ends an endpoint's rest after an attempt: a success ends it; a failure starts one
+    /// (1 s, then twice the last one up to the maximum, when the last had ended: the attempts that
+    /// were in flight together fail together and count once).
+    private func rest(_ endpoint: String, failed: Bool) {
+        let now = SystemClock.monotonicSeconds()
+        state.withLock { state in
+            guard failed else {
+                state.resting[endpoint] = nil
+                return
+            }
+            guard !state.isResting(endpoint, at: now) else { return }
+            let seconds = state.resting[endpoint].map { min(settings.maxRestSeconds, $0.seconds * 2) } ?? settings.restSeconds
+            state.resting[endpoint] = (now + seconds, seconds)
         }
     }
 

@@ -126,12 +126,29 @@ struct DispatcherTests {
                     #expect(eventually(timeout: 15) { (try? blockingTotals(store))?["slow"]?.lastError?.error?.contains("timed out") == true })
                     let down = try blockingTotals(store)["down"]
                     #expect(down?.pending == 6 && down?.lastError?.error != nil && down?.lastError?.status == nil)
-                    // Each refused once, and not again within the 5 s the schedule asks.
+                    // Refused, then resting: 1 s after the first refusal, 2 s after the second, so at
+                    // most three attempts in the first 3 s, and each event waits its 5 s before a second.
                     let counts = dispatcher.attempts()["down"]
                     let elapsed = ProcessInfo.processInfo.systemUptime - start
-                    #expect(counts?.retried == 6 || elapsed >= 5, "\(String(describing: counts)) after \(elapsed) s")
+                    #expect((counts?.retried ?? 0) >= 1 && (counts?.retried ?? 0) <= 3 || elapsed >= 3, "\(String(describing: counts)) after \(elapsed) s")
                     #expect(hung.withLock { $0.count } >= 1)
                 }
+            }
+        }
+    }
+
+    @Test("an endpoint whose attempts fail rests instead of being tried once per event, and takes everything once it answers")
+    func failingEndpointRests() async throws {
+        // The first two requests fail; every later one succeeds.
+        try await withReceiver({ index in index < 2 ? .status(500) : .status(204) }) { port, received in
+            try await withDispatcher([try endpoint("flaky", port: port)], workers: 4, perEndpoint: 2) { store, dispatcher, _ in
+                for index in 0..<200 { try await rate(store, "item-\(index)") }
+                try await Task.sleep(nanoseconds: 700_000_000)
+                // Two attempts in flight fail together, and the endpoint rests a second: nothing more.
+                #expect(received.withLock { $0.count } == 2, "\(received.withLock { $0.count }) requests while resting")
+                // Then it answers: the rest ends, and every event arrives (the two that failed after their 5 s).
+                #expect(eventually(timeout: 20) { dispatcher.attempts()["flaky"]?.delivered == 200 })
+                #expect(dispatcher.attempts()["flaky"]?.retried == 2 && Set(received.withLock { $0.map(\.id) }).count == 200)
             }
         }
     }
