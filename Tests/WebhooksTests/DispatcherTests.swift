@@ -49,6 +49,7 @@ private func endpoint(_ id: String, port: Int, events: [String] = ["*"]) throws 
 
 /// A SQLite store recording events for `endpoints`, and a dispatcher delivering them, stopped after `body`.
 private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: Double = 10, workers: Int = 4, perEndpoint: Int = 2,
+                               restSeconds: Double = 1,
                                _ body: (any ReviewStore, WebhookDispatcher, Locked<[String]>) async throws -> T) async throws -> T {
     let set = WebhookEndpoints(endpoints)
     let bodies = EventBodies(languages: try LanguageCatalog.bundled())
@@ -58,6 +59,7 @@ private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: D
         settings.timeoutSeconds = timeoutSeconds
         settings.workers = workers
         settings.perEndpoint = perEndpoint
+        settings.restSeconds = restSeconds
         let log = Locked<[String]>([])
         let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings, render: { bodies.body(of: $0) }) { line in
             log.withLock { $0.append(line) }
@@ -141,11 +143,14 @@ struct DispatcherTests {
     func failingEndpointRests() async throws {
         // The first two requests fail; every later one succeeds.
         try await withReceiver({ index in index < 2 ? .status(500) : .status(204) }) { port, received in
-            try await withDispatcher([try endpoint("flaky", port: port)], workers: 4, perEndpoint: 2) { store, dispatcher, _ in
+            try await withDispatcher([try endpoint("flaky", port: port)], workers: 4, perEndpoint: 2, restSeconds: 10) { store, dispatcher, _ in
                 for index in 0..<200 { try await rate(store, "item-\(index)") }
-                try await Task.sleep(nanoseconds: 700_000_000)
-                // Two attempts in flight fail together, and the endpoint rests a second: nothing more.
-                #expect(received.withLock { $0.count } == 2, "\(received.withLock { $0.count }) requests while resting")
+                #expect(eventually { received.withLock { $0.count } >= 2 })
+                try await Task.sleep(nanoseconds: 500_000_000)
+                // Two attempts in flight fail together, and the endpoint rests its 10 s: nothing more meanwhile.
+                let (count, firstAt) = received.withLock { ($0.count, $0.first?.at ?? 0) }
+                let resting = ProcessInfo.processInfo.systemUptime - firstAt
+                #expect(resting < 9 && count == 2, "\(count) requests \(resting) s into the rest")
                 // Then it answers: the rest ends, and every event arrives (the two that failed after their 5 s).
                 #expect(eventually(timeout: 20) { dispatcher.attempts()["flaky"]?.delivered == 200 })
                 #expect(dispatcher.attempts()["flaky"]?.retried == 2 && Set(received.withLock { $0.map(\.id) }).count == 200)
