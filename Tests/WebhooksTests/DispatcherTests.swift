@@ -49,7 +49,7 @@ private func endpoint(_ id: String, port: Int, events: [String] = ["*"]) throws 
 
 /// A SQLite store recording events for `endpoints`, and a dispatcher delivering them, stopped after `body`.
 private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: Double = 10, workers: Int = 4, perEndpoint: Int = 2,
-                               restSeconds: Double = 1,
+                               restSeconds: Double = 1, startsAtOnce: Bool = true,
                                _ body: (any ReviewStore, WebhookDispatcher, Locked<[String]>) async throws -> T) async throws -> T {
     let set = WebhookEndpoints(endpoints)
     let bodies = EventBodies(languages: try LanguageCatalog.bundled())
@@ -64,7 +64,7 @@ private func withDispatcher<T>(_ endpoints: [WebhookEndpoint], timeoutSeconds: D
         let dispatcher = WebhookDispatcher(store: store, endpoints: set, settings: settings, render: { bodies.body(of: $0) }) { line in
             log.withLock { $0.append(line) }
         }
-        try dispatcher.start()
+        if startsAtOnce { try dispatcher.start() }
         defer { dispatcher.stop() }
         return try await body(store, dispatcher, log)
     }
@@ -143,8 +143,11 @@ struct DispatcherTests {
     func failingEndpointRests() async throws {
         // The first two requests fail; every later one succeeds.
         try await withReceiver({ index in index < 2 ? .status(500) : .status(204) }) { port, received in
-            try await withDispatcher([try endpoint("flaky", port: port)], workers: 4, perEndpoint: 2, restSeconds: 10) { store, dispatcher, _ in
+            try await withDispatcher([try endpoint("flaky", port: port)], workers: 4, perEndpoint: 2, restSeconds: 10,
+                                     startsAtOnce: false) { store, dispatcher, _ in
+                // Every event waits in the outbox before the dispatcher starts, however long the writes take.
                 for index in 0..<200 { try await rate(store, "item-\(index)") }
+                try dispatcher.start()
                 #expect(eventually { received.withLock { $0.count } >= 2 })
                 try await Task.sleep(nanoseconds: 500_000_000)
                 // Two attempts in flight fail together, and the endpoint rests its 10 s: nothing more meanwhile.
