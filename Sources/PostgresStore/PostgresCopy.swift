@@ -21,10 +21,8 @@ public final class PostgresCopySource: CopySource {
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", deadline: SystemClock.monotonicSeconds() + idleSeconds)
         let exists = try connection.query("SELECT to_regclass($1) IS NOT NULL", [CopiedTables.bookkeeping], deadline: SystemClock.monotonicSeconds() + idleSeconds)
         guard exists.bool(0, 0) else { throw DatabaseCopyError.notARatingsDatabase(name) }
-        let recorded = try connection.query("SELECT name, checksum FROM \(CopiedTables.bookkeeping)", deadline: SystemClock.monotonicSeconds() + idleSeconds)
-        var checksums: [String: String] = [:]
-        for row in 0..<recorded.rowCount { checksums[recorded.text(row, 0)] = recorded.text(row, 1) }
-        let pending = try Migration.pending(PostgresRatingStore.migrations, recorded: checksums)
+        let recorded = try connection.recordedChecksums(deadline: SystemClock.monotonicSeconds() + idleSeconds)
+        let pending = try Migration.pending(PostgresRatingStore.migrations, recorded: recorded)
         guard pending.isEmpty else { throw DatabaseCopyError.sourceOutdated(name, pending: pending.map(\.name)) }
         if let marker = try connection.setting(SharedSettings.copyIncompleteName) {
             throw DatabaseCopyError.sourceIncomplete(name, marker: marker)
@@ -132,14 +130,11 @@ public final class PostgresCopyDestination: CopyDestination {
 
     public func count() throws -> CopyCount {
         var stored: [String: ItemTally] = [:], counted: [String: ItemTally] = [:], rows: [String: Int] = [:]
-        let starColumns = (1...10).map { "stars_\($0)" }.joined(separator: ", ")
-        let items = try connection.execute("SELECT item_id, rating_count, rating_sum, \(starColumns) FROM items", deadline: deadline)
+        let items = try connection.execute(CopyQueries.storedTallies, deadline: deadline)
         for row in 0..<items.rowCount { stored[items.text(row, 0)] = items.tally(row) }
-        let perStar = (1...10).map { "count(*) FILTER (WHERE stars = \($0))" }.joined(separator: ", ")
-        let ratings = try connection.execute("SELECT item_id, count(*), sum(stars), \(perStar) FROM ratings GROUP BY item_id", deadline: deadline)
+        let ratings = try connection.execute(CopyQueries.countedTallies, deadline: deadline)
         for row in 0..<ratings.rowCount { counted[ratings.text(row, 0)] = ratings.tally(row) }
         for table in CopiedTables.all { rows[table.name] = try connection.rowCount(of: table.name) }
-        rows["settings", default: 0] -= 1 // the marker, which `finish` removes
         return CopyCount(stored: stored, counted: counted, rows: rows)
     }
 

@@ -27,9 +27,7 @@ struct PostgresMigrator {
                 applied_at timestamptz NOT NULL DEFAULT now()
             )
             """, deadline: deadline)
-        let rows = try connection.query("SELECT name, checksum FROM schema_migrations", deadline: deadline)
-        var recorded: [String: String] = [:]
-        for row in 0..<rows.rowCount { recorded[rows.text(row, 0)] = rows.text(row, 1) }
+        let recorded = try connection.recordedChecksums(deadline: deadline)
         var applied: [String] = []
         for migration in try Migration.pending(migrations, recorded: recorded) {
             try connection.execute("BEGIN", deadline: deadline)
@@ -45,6 +43,16 @@ struct PostgresMigrator {
             applied.append(migration.name)
         }
         return applied
+    }
+}
+
+extension PostgresConnection {
+    /// The migrations the database records, name → checksum.
+    func recordedChecksums(deadline: Double) throws(PostgresError) -> [String: String] {
+        let rows = try query("SELECT name, checksum FROM schema_migrations", deadline: deadline)
+        var recorded: [String: String] = [:]
+        for row in 0..<rows.rowCount { recorded[rows.text(row, 0)] = rows.text(row, 1) }
+        return recorded
     }
 }
 

@@ -21,7 +21,7 @@ struct Migrator {
             try connection.execute("BEGIN IMMEDIATE")
             do {
                 // Checked again inside each transaction: another process may have moved on.
-                if try Migration.pending(migrations, recorded: recordedChecksums(connection)).contains(migration) {
+                if try Migration.pending(migrations, recorded: connection.recordedChecksums()).contains(migration) {
                     try connection.execute(migration.sql)
                     let insert = try connection.prepare("INSERT INTO schema_migrations (name, checksum) VALUES (?1, ?2)")
                     try insert.run { () throws(SQLiteError) in
@@ -38,9 +38,17 @@ struct Migrator {
         }
         return applied
     }
+}
 
-    private func recordedChecksums(_ connection: SQLiteConnection) throws(SQLiteError) -> [String: String] {
-        let select = try connection.prepare("SELECT name, checksum FROM schema_migrations")
+extension SQLiteConnection {
+    /// Whether the database has the migrations' bookkeeping table: whether it is a ratings database.
+    func holdsMigrations() throws(SQLiteError) -> Bool {
+        try scalarText("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migrations'") == "1"
+    }
+
+    /// The migrations the database records, name → checksum.
+    func recordedChecksums() throws(SQLiteError) -> [String: String] {
+        let select = try prepare("SELECT name, checksum FROM schema_migrations")
         var rows: [String: String] = [:]
         try select.run(bind: {}) { rows[select.text(0)] = select.text(1) }
         return rows

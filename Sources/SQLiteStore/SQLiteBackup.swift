@@ -30,7 +30,7 @@ public enum SQLiteBackup {
         do {
             let connection = try SQLiteConnection(path: source, readOnly: true)
             try connection.execute("PRAGMA busy_timeout = 5000")
-            guard try connection.scalarText("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migrations'") == "1" else {
+            guard try connection.holdsMigrations() else {
                 unlink(target)
                 throw SQLiteBackupError.notARatingsDatabase(source)
             }

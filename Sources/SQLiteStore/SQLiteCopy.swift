@@ -14,13 +14,10 @@ public final class SQLiteCopySource: CopySource {
         connection = try SQLiteConnection(path: path, readOnly: true)
         try connection.execute("PRAGMA busy_timeout = 5000")
         try connection.execute("BEGIN")
-        guard try connection.scalarText("SELECT count(*) FROM sqlite_master WHERE name = '\(CopiedTables.bookkeeping)'") == "1" else {
+        guard try connection.holdsMigrations() else {
             throw DatabaseCopyError.notARatingsDatabase(path)
         }
-        let recorded = try connection.prepare("SELECT name, checksum FROM \(CopiedTables.bookkeeping)")
-        var checksums: [String: String] = [:]
-        try recorded.run(bind: {}) { checksums[recorded.text(0)] = recorded.text(1) }
-        let pending = try Migration.pending(SQLiteRatingStore.migrations, recorded: checksums)
+        let pending = try Migration.pending(SQLiteRatingStore.migrations, recorded: connection.recordedChecksums())
         guard pending.isEmpty else { throw DatabaseCopyError.sourceOutdated(path, pending: pending.map(\.name)) }
         if let marker = try connection.setting(SharedSettings.copyIncompleteName) {
             throw DatabaseCopyError.sourceIncomplete(path, marker: marker)
@@ -117,14 +114,11 @@ public final class SQLiteCopyDestination: CopyDestination {
 
     public func count() throws -> CopyCount {
         var stored: [String: ItemTally] = [:], counted: [String: ItemTally] = [:], rows: [String: Int] = [:]
-        let starColumns = (1...10).map { "stars_\($0)" }.joined(separator: ", ")
-        let items = try connection.prepare("SELECT item_id, rating_count, rating_sum, \(starColumns) FROM items")
+        let items = try connection.prepare(CopyQueries.storedTallies)
         try items.run(bind: {}) { stored[items.text(0)] = items.tally() }
-        let perStar = (1...10).map { "sum(stars = \($0))" }.joined(separator: ", ")
-        let ratings = try connection.prepare("SELECT item_id, count(*), sum(stars), \(perStar) FROM ratings GROUP BY item_id")
+        let ratings = try connection.prepare(CopyQueries.countedTallies)
         try ratings.run(bind: {}) { counted[ratings.text(0)] = ratings.tally() }
         for table in CopiedTables.all { rows[table.name] = try connection.rowCount(of: table.name) }
-        rows["settings", default: 0] -= 1 // the marker, which `finish` removes
         return CopyCount(stored: stored, counted: counted, rows: rows)
     }
 

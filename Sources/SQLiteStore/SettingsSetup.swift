@@ -14,7 +14,7 @@ struct SettingsSetup {
     func run() throws -> [UInt8] {
         try connection.execute("BEGIN IMMEDIATE")
         do {
-            if let marker = try value(SharedSettings.copyIncompleteName) {
+            if let marker = try connection.setting(SharedSettings.copyIncompleteName) {
                 throw DatabaseCopyError.destinationIncomplete(name, marker: marker)
             }
             let insert = try connection.prepare(RatingSQL.insertSetting)
@@ -22,8 +22,8 @@ struct SettingsSetup {
                 try insert.bind(1, SharedSettings.cursorSecretName)
                 try insert.bind(2, SharedSettings.newCursorSecret())
             }
-            let secret = try value(SharedSettings.cursorSecretName).flatMap(SharedSettings.secretBytes)
-            if try value(SharedSettings.rankingName) != ranking.recorded { try rescore() }
+            let secret = try connection.setting(SharedSettings.cursorSecretName).flatMap(SharedSettings.secretBytes)
+            if try connection.setting(SharedSettings.rankingName) != ranking.recorded { try rescore() }
             try connection.execute("COMMIT")
             guard let secret else {
                 throw SQLiteError(code: 1, operation: "settings", message: "the stored cursor secret is not hexadecimal")
@@ -34,8 +34,6 @@ struct SettingsSetup {
             throw error
         }
     }
-
-    private func value(_ name: String) throws(SQLiteError) -> String? { try connection.setting(name) }
 
     private func rescore() throws(SQLiteError) {
         let inputs = try connection.prepare(RatingSQL.selectScoreInputs)
