@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 import TestSupport
 import Testing
 
@@ -12,28 +11,11 @@ struct BackupTests {
         let source = directory.file("db.sqlite"), copy = directory.file("copy.sqlite")
         let server = try RatingsServer(["--database", source, "--write-rate", "0"])
         defer { server.stop() }
-        let acknowledged = Locked<[String: Int]>([:])
-        let stop = Locked(false)
-        let writers = DispatchGroup()
-        for writer in 0..<4 {
-            writers.enter()
-            Thread {
-                defer { writers.leave() }
-                var n = 0
-                while !stop.withLock({ $0 }) {
-                    let (item, stars) = ("item-\(n % 40)", n % 5 + 1)
-                    if (try? server.request("PUT", "/v1/items/\(item)/ratings/w\(writer)", json: "{\"stars\": \(stars)}").status) ?? 0 < 300 {
-                        acknowledged.withLock { $0["\(item)/w\(writer)"] = stars }
-                    }
-                    n += 1
-                }
-            }.start()
-        }
-        #expect(eventually { acknowledged.withLock { $0.count } >= 100 })
-        let before = acknowledged.withLock { $0 }
+        let writers = StreamingWriters(server, writers: 4, items: 40, prefix: "item")
+        #expect(eventually { writers.acknowledged.count >= 100 })
+        let before = writers.acknowledged
         let result = try RatingsProcess.run(["backup", "--database", source, "--to", copy])
-        stop.withLock { $0 = true }
-        #expect(writers.wait(timeout: .now() + 30) == .success)
+        #expect(writers.stop())
         #expect(result.status == 0 && result.stdout.contains("backed up \(source) to \(copy)"), "\(result.stderr)")
         // Every rating acknowledged before the backup began is there, with those stars or later ones.
         let stored = try SQLiteFixture.ratings(copy)

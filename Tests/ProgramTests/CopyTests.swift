@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 import RatingsCore
 import TestSupport
 import Testing
@@ -64,26 +63,14 @@ struct CopyTests {
         #expect(eventsBefore > 0)
 
         // Writers keep going through the copy, on items of their own.
-        let acknowledged = Locked<Set<String>>([])
-        let stop = Locked(false)
-        let writers = DispatchGroup()
-        for writer in 0..<2 {
-            writers.enter()
-            Thread {
-                defer { writers.leave() }
-                var n = 0
-                while !stop.withLock({ $0 }) {
-                    let path = "/v1/items/live-\(n % 20)/ratings/w\(writer)"
-                    if (try? server.request("PUT", path, json: "{\"stars\": \(n % 5 + 1)}").status) ?? 0 < 300 { acknowledged.withLock { _ = $0.insert(path) } }
-                    n += 1
-                }
-            }.start()
+        let writers = StreamingWriters(server, writers: 2, items: 20, prefix: "live")
+        #expect(eventually { writers.acknowledged.count >= 20 })
+        let before = writers.acknowledged.keys.map { key in
+            let (item, rater) = (key.prefix { $0 != "/" }, key.drop { $0 != "/" }.dropFirst())
+            return "/v1/items/\(item)/ratings/\(rater)"
         }
-        #expect(eventually { acknowledged.withLock { $0.count } >= 20 })
-        let before = acknowledged.withLock { $0 }
         let copy = try RatingsProcess.run(["copy", "--from", source.argument, "--to", target.argument])
-        stop.withLock { $0 = true }
-        #expect(writers.wait(timeout: .now() + 30) == .success)
+        #expect(writers.stop())
         #expect(copy.status == 0, "\(copy.stderr)")
         #expect(copy.stdout.contains("every item's count, sum and distribution match"), "\(copy.stdout)")
         for table in CopiedTables.all { #expect(copy.stderr.contains(table.name), "progress names \(table.name): \(copy.stderr)") }
