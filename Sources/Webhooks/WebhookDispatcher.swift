@@ -9,10 +9,10 @@ import Platform
 /// store with its next due time from `RetrySchedule`. None of this runs on an event loop or the
 /// SQLite writer: writes only add rows, so an endpoint that is down, slow or failing never slows
 /// them; one whose attempt failed rests before the next (see `Settings.restSeconds`), so its
-/// failures cannot load the store either. An endpoint has at most `perEndpoint` attempts in flight (claims are made per endpoint,
-/// for its room only), so one that hangs holds only its share of the workers, and a claim costs
-/// what it takes, however many rows a slow endpoint has waiting. Delivered and failed rows are
-/// pruned after `retentionSeconds`.
+/// failures cannot load the store either. An endpoint has at most `perEndpoint` attempts in
+/// flight (claims are made per endpoint, for its room only), so one that hangs holds only its
+/// share of the workers, and a claim costs what it takes, however many rows a slow endpoint has
+/// waiting. Delivered and failed rows are pruned after `retentionSeconds`.
 public final class WebhookDispatcher: WebhookMonitor {
     /// How the dispatcher runs.
     public struct Settings: Sendable {
