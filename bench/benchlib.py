@@ -153,6 +153,8 @@ def summarize(name, results):
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
     median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms", "errors")}
+    if all("written_bytes" in r for r in results):
+        median["written_bytes"] = statistics.median(r["written_bytes"] for r in results)
     if "user_us" in results[0]:
         median.update(median_cpu_run(results))
     if any(r.get("rss_mib") for r in results):
@@ -211,6 +213,12 @@ def cpu_seconds(*pids):
         user, system = user + thread_user, system + thread_system
     ticks = os.sysconf("SC_CLK_TCK")
     return user / ticks, system / ticks
+
+
+def written_bytes(pid):
+    """The bytes the process has caused to be written to storage so far (`/proc/PID/io`)."""
+    with open(f"/proc/{pid}/io") as io:
+        return int(next(line for line in io if line.startswith("write_bytes:")).split()[1])
 
 
 def named_cpu_seconds(patterns, *pids):
@@ -294,9 +302,12 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
     """One wrk run; with `rss`, the peak RSS during it; with `cpu_pids`, the CPU time those
     processes spent per completed request, in user space and in the kernel (µs), and that of
     their NAMED_THREADS, in all and in user space. Always the hypervisor's steal over the run
-    (`steal_pct`)."""
+    (`steal_pct`), and with `cpu_pids` the bytes the first of them wrote to storage per completed
+    request (`written_bytes`, the kernel's `write_bytes`: the WAL and database pages a durable
+    write costs)."""
     sampler = RSSSampler(rss) if rss else None
     before = cpu_seconds(*cpu_pids) if cpu_pids else None
+    written_before = written_bytes(cpu_pids[0]) if cpu_pids else None
     named_before = named_cpu_seconds(NAMED_THREADS, *cpu_pids) if cpu_pids else {}
     steal = StealMeter()
     result = wrk(url, connections, seconds, script, run, env_extra)
@@ -306,6 +317,8 @@ def measure_once(url, rss=None, connections=64, seconds=10, script=None, run="r"
         requests = max(1, result["requests"])
         result["user_us"] = round((after[0] - before[0]) * 1e6 / requests, 2)
         result["system_us"] = round((after[1] - before[1]) * 1e6 / requests, 2)
+        if written_before is not None:
+            result["written_bytes"] = round((written_bytes(cpu_pids[0]) - written_before) / requests)
         named_after = named_cpu_seconds(NAMED_THREADS, *cpu_pids)
         for field, seconds_before in named_before.items():
             if seconds_before is not None:

@@ -538,14 +538,15 @@ def render_webhooks(report):
              "that answers after 50 ms (its events wait in the outbox; the writes only add rows), and with one that is down "
              "(every connection refused; it rests between attempts), then one process "
              "emptying an outbox of 20,000 queued events into an endpoint that answers at once (nginx returning 204 on the other core):", "",
-             row("", "req/s", "p50 ms", "p99 ms", "errors", "vs without"), "|---|---:|---:|---:|---:|---:|"]
+             row("", "req/s", "p50 ms", "p99 ms", "errors", "written per `PUT`", "vs without"), "|---|---:|---:|---:|---:|---:|---:|"]
     for label, name in (("`PUT`, no webhooks", "put_rating"), ("`PUT`, a 50 ms endpoint subscribed to `*`", "put_rating_webhooks"),
                         ("`PUT`, an endpoint that is down subscribed to `*`", "put_rating_webhook_down")):
         if name not in w:
             continue
         p = w[name]
         ratio = w["ratios"].get(f"{name}_vs_put_rating")
-        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], f"{ratio:.2f}×" if ratio else "reference"))
+        written = f"{p['written_bytes']:,.0f} B" if "written_bytes" in p else "–"
+        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], written, f"{ratio:.2f}×" if ratio else "reference"))
     d = w["deliveries"]
     lines += ["", f"Deliveries: {d['events']:,} events in {d['seconds']:.2f} s, **{d['per_second']:,} a second** from one process."]
     return "\n".join(lines) + "\n"
