@@ -55,20 +55,29 @@ final class PostgresConnection {
     /// connection, and returns its result.
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = [], deadline: Double) throws(PostgresError) -> PostgresResult {
-        let name: String
-        if let known = prepared[sql] {
-            name = known
-        } else {
-            name = "s\(prepared.count)"
-            let sent = name.withCString { n in sql.withCString { s in PQsendPrepare(handle, n, s, Int32(parameters.count), nil) } }
-            _ = try collect(sent, deadline: deadline, operation: sql)
-            prepared[sql] = name
-        }
+        let name = try prepare(sql, parameterCount: parameters.count, deadline: deadline)
         let sent = parameters.withOptionalCStrings { values in
             name.withCString { PQsendQueryPrepared(handle, $0, Int32(parameters.count), values, nil, nil, 0) }
         }
         return try collect(sent, deadline: deadline, operation: sql)
     }
+
+    /// The name `sql` is prepared under on this connection, preparing it the first time.
+    @discardableResult
+    func prepare(_ sql: String, parameterCount: Int, deadline: Double) throws(PostgresError) -> String {
+        if let known = prepared[sql] { return known }
+        let name = "s\(prepared.count)"
+        let sent = name.withCString { n in sql.withCString { s in PQsendPrepare(handle, n, s, Int32(parameterCount), nil) } }
+        _ = try collect(sent, deadline: deadline, operation: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// The name `sql` was prepared under, if it was.
+    func preparedName(_ sql: String) -> String? { prepared[sql] }
+
+    /// Marks the connection unusable: the pool closes it rather than lend it again.
+    func markBroken() { isBroken = true }
 
     /// Runs one or more statements without parameters (migrations, BEGIN, session settings).
     @discardableResult
@@ -81,13 +90,7 @@ final class PostgresConnection {
     /// one (or the first error).
     func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
         guard sent == 1 else { throw failure(.connection, operation) }
-        while true {
-            let flushed = PQflush(handle)
-            if flushed == 0 { break }
-            if flushed < 0 { throw failure(.connection, operation) }
-            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: deadline, operation)
-            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
-        }
+        try flush(deadline: deadline, operation: operation)
         var last: PostgresResult?
         var firstError: PostgresError?
         while true {
@@ -112,6 +115,18 @@ final class PostgresConnection {
         if let firstError { throw firstError }
         guard let last else { throw PostgresError(kind: .connection, sqlstate: "", operation: operation, message: "no result") }
         return last
+    }
+
+    /// Sends everything libpq has queued, reading what the server answers meanwhile so that
+    /// neither side's buffer fills.
+    func flush(deadline: Double, operation: String) throws(PostgresError) {
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { return }
+            if flushed < 0 { throw failure(.connection, operation) }
+            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: deadline, operation)
+            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
+        }
     }
 
     /// Waits until the socket is ready for `events`, or throws a timeout at `deadline`.
@@ -152,7 +167,7 @@ extension Array where Element == String {
 
 extension Array where Element == String? {
     /// Calls `body` with a C array of parameter values (NULL for nil) valid for the call.
-    fileprivate func withOptionalCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    func withOptionalCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         let copies = map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         // Safe: every pointer is a strdup copy (or NULL) freed only after `body` returns.

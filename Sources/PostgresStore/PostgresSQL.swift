@@ -56,6 +56,54 @@ enum PostgresSQL {
         RETURNING \(summaryColumns)
         """
 
+    /// Writes rater `$2`'s rating of `$3` stars on item `$1` at `$4`, in one statement: moves the
+    /// histogram, count and sum from the rating's previous stars (read here, so the write needs
+    /// no read before it), stores the score key computed from the new count and sum, moves the
+    /// version when `$5` (events are recorded) and the stars changed (`EventRules.submit` emits
+    /// nothing otherwise), upserts the rating and gives its review, if any, the new stars.
+    /// Returns the previous stars (NULL for none), the review's status when its stars changed
+    /// (else NULL), then the new summary. The item's row must be locked by this transaction
+    /// already (`lockItem`): then no other transaction can have changed its ratings, and this
+    /// statement's snapshot reads them as they are. Stars past the item's scale fail
+    /// `items_stars_within_scale`, rolling the whole write back.
+    static func rate(_ ranking: RankingSettings) -> String {
+        let key = scoreKey(count: "m.count", sum: "m.sum", maxRating: "m.max_rating", ranking)
+        return """
+            WITH previous AS (SELECT (SELECT stars FROM ratings WHERE item_id = $1 AND rater_id = $2) AS stars),
+            moved AS (SELECT i.rating_count + 1 - (p.stars IS NOT NULL)::int AS count, i.rating_sum + $3::int - coalesce(p.stars, 0) AS sum,
+                             i.max_rating
+                      FROM items AS i, previous AS p WHERE i.item_id = $1),
+            rated AS (\(upsertRating)),
+            restarred AS (\(restarReview))
+            UPDATE items AS i SET
+                rating_count = m.count, rating_sum = m.sum, version = i.version + ($5::boolean AND p.stars IS DISTINCT FROM $3::int)::int,
+                score_high = \(key.high),
+                score_low = \(key.low),
+                \((1...10).map { "stars_\($0) = i.stars_\($0) + ($3::int = \($0))::int - (p.stars IS NOT DISTINCT FROM \($0))::int" }.joined(separator: ",\n    "))
+            FROM previous AS p, moved AS m
+            WHERE i.item_id = $1
+            RETURNING p.stars, (SELECT status FROM restarred), \(summaryColumns(of: "i"))
+            """
+    }
+
+    /// The constraint a rating past its item's scale fails (migration 0007).
+    static let starsWithinScale = "items_stars_within_scale"
+
+    /// SQL for the score key of `count` ratings adding up to `sum` on a scale of `maxRating` stars
+    /// under `ranking`, exactly as `BayesianScore.key` computes it: the score's numerator times
+    /// 2^62 divided by its denominator, then the remainder's likewise, in `numeric`, which is
+    /// exact at any size; NULL for no ratings. `ScoreKeySQLTests` holds the two equal.
+    static func scoreKey(count: String, sum: String, maxRating: String, _ ranking: RankingSettings) -> (high: String, low: String) {
+        let (w, p, q) = (ranking.weight, ranking.priorTenThousandths, RankingSettings.priorScale)
+        let span = "(CASE WHEN \(maxRating) = 1 THEN 1 ELSE \(maxRating) - 1 END)"
+        let numerator = "(CASE WHEN \(maxRating) = 1 THEN \(w * p)::numeric + \(count)::numeric * \(q) "
+            + "ELSE \(w * p)::numeric * (\(maxRating) - 1) + \(q)::numeric * (\(sum) - \(count)) END)"
+        let denominator = "(\(q)::numeric * \(span) * (\(w) + \(count)))"
+        let shift = "4611686018427387904::numeric" // 2^62
+        return (high: "CASE WHEN \(count) > 0 THEN div(\(numerator) * \(shift), \(denominator))::bigint END",
+                low: "CASE WHEN \(count) > 0 THEN div(mod(\(numerator) * \(shift), \(denominator)) * \(shift), \(denominator))::bigint END")
+    }
+
     static let ping = "SELECT 1"
 
     // MARK: Reviews
