@@ -22,8 +22,9 @@ import argparse, http.client, json, os, statistics, subprocess, tempfile, time, 
 
 from copies import copies
 from languages import languages
+from postgres import postgresql
 from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
-                      build_rated_items, build_reviewed_item, free_port, log, migrated_for_loading, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize,
+                      build_rated_items, build_reviewed_item, free_port, log, migrated_for_loading, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize, erasure_stall,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
@@ -214,27 +215,6 @@ def open_connections(base):
     """`ratings_open_connections` as /metrics says it now."""
     metrics = subprocess.run(["curl", "-s", base + "/metrics"], capture_output=True, text=True, check=True).stdout
     return next(int(line.split()[1]) for line in metrics.splitlines() if line.startswith("ratings_open_connections "))
-
-
-def erasure_stall(binary, database, work, label, seconds=12):
-    """10,000 ratings of one rater erased while other raters write: how long the erasure takes
-    and the slowest of the other writes meanwhile."""
-    server = Server(binary, database, os.path.join(work, f"erase-{label}.log"), extra=["--write-rate", "0"])
-    try:
-        seed(server.port)
-        seed_rater(server.port, "eraser")
-        command, env = wrk_command(server.base + "/", 64, seconds, "put-ratings.lua", "erase")
-        load = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
-        time.sleep(seconds / 3)
-        status, took, body = request(server.base, "DELETE", "/v1/raters/eraser")
-        during = wrk_result(load.communicate(timeout=seconds + 60)[0])
-    finally:
-        server.stop()
-    if status != 200 or json.loads(body).get("cleared") != 10_000:
-        raise SystemExit(f"erasure answered {status}: {body}")
-    log(f"  erasure on {label}: {took * 1000:.0f} ms; other writes meanwhile p99 {during['p99_ms']:.1f} ms, "
-        f"max {during['max_ms']:.1f} ms, errors {during['errors']}")
-    return {"erase_ms": round(took * 1000, 1), "cleared": 10_000, "put_during": during}
 
 
 def review_pages(binary, work, runs, seconds):
@@ -431,36 +411,6 @@ def deep_ranking_page(port, position):
     return path.replace("limit=100", "limit=20")
 
 
-def postgres(binary, work, runs, seconds):
-    """The same GET and durable PUT on the PostgreSQL engine, with one and with two replicas on
-    one database (the cluster on this machine, fsync on), and the erasure stall."""
-    cluster = PostgresCluster(work)
-    try:
-        uri = cluster.new_database()
-        one = Server(binary, uri, os.path.join(work, "pg-1.log"))
-        try:
-            seed(one.port)
-            result = {"one_replica": {
-                "get_summary": summarize("pg get", [measure_once(one.base + HOT, seconds=seconds) for _ in range(runs)]),
-                "put_rating": summarize("pg put", [measure_once(one.base + "/", seconds=seconds, script="put-ratings.lua", run=f"pg{r}")
-                                                   for r in range(runs)])}}
-            two = Server(binary, uri, os.path.join(work, "pg-2.log"))
-            try:
-                bases = [one.base, two.base]
-                result["two_replicas"] = {
-                    "get_summary": summarize("pg x2 get", [wrk_together([b + HOT for b in bases], 64, seconds) for _ in range(runs)]),
-                    "put_rating": summarize("pg x2 put", [wrk_together([b + "/" for b in bases], 64, seconds, "put-ratings.lua", f"pg2{r}")
-                                                          for r in range(runs)])}
-            finally:
-                two.stop()
-        finally:
-            one.stop()
-        result["erasure"] = erasure_stall(binary, cluster.new_database(), work, "postgresql")
-        return result
-    finally:
-        cluster.stop()
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/ratings"))
@@ -475,6 +425,8 @@ def main():
                         help="only the summary GET in several languages beside nginx, and start-up: bench/results/DATE-languages.json")
     parser.add_argument("--copy", action="store_true",
                         help="only ratings copy, SQLite to PostgreSQL and back: bench/results/DATE-copy.json")
+    parser.add_argument("--postgresql", action="store_true",
+                        help="only PostgreSQL beside pgbench, pool sizes, replicas: bench/results/DATE-postgresql.json")
     parser.add_argument("--attacks", action="store_true",
                         help="only the attacks (JSON bodies, unread pipelined answers): bench/results/DATE-attacks.json")
     args = parser.parse_args()
@@ -488,6 +440,8 @@ def main():
         return section_only(args, "copy", copies)
     if args.languages:
         return section_only(args, "languages", languages)
+    if args.postgresql:
+        return section_only(args, "postgresql", postgresql)
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -522,7 +476,7 @@ def main():
         if not args.quick:
             report["large"] = large_database(args.binary, work, args.runs, args.seconds)
             log("PostgreSQL")
-            report["postgresql"] = postgres(args.binary, work, args.runs, args.seconds)
+            report["postgresql"] = postgresql(args.binary, work, args.runs, args.seconds)
     finally:
         subprocess.run(["rm", "-rf", work])
     out_dir = os.path.join(BENCH, "results")
@@ -538,6 +492,7 @@ def main():
 def section_only(args, name, measure):
     """One section of the benchmark alone, written to bench/results/DATE-NAME.json."""
     work = tempfile.mkdtemp(prefix="ratings-bench-")
+    os.chmod(work, 0o755)  # the postgres user creates its cluster below it
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     runs = f" --runs {args.runs}" if args.runs != 3 else ""
     report = {"command": f"scripts/bench.sh --{name}{runs}", "commit": commit, "date": time.strftime("%Y-%m-%d"),

@@ -132,12 +132,12 @@ def wrk(url, connections=64, seconds=10, script=None, run="r", env_extra=None):
     return result
 
 
-def wrk_together(urls, connections, seconds, script=None, run="r"):
+def wrk_together(urls, connections, seconds, script=None, run="r", env_extra=None):
     """One wrk per URL at once (connections split between them); request rates add up, the
     latency percentiles are the worst of them."""
     started = []
     for index, url in enumerate(urls):
-        command, env = wrk_command(url, connections // len(urls), seconds, script, f"{run}{index}")
+        command, env = wrk_command(url, connections // len(urls), seconds, script, f"{run}{index}", env_extra)
         started.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env))
     results = [wrk_result(p.communicate(timeout=seconds + 60)[0]) for p in started]
     combined = {key: max(r[key] for r in results) for key in ("p50_ms", "p99_ms", "max_ms", "seconds")}
@@ -695,3 +695,24 @@ def new_result_path(folder, date, kind):
         number += 1
         path = os.path.join(folder, f"{date}-{number}-{kind}.json")
     return path
+
+
+def erasure_stall(binary, database, work, label, seconds=12):
+    """10,000 ratings of one rater erased while other raters write: how long the erasure takes
+    and the slowest of the other writes meanwhile."""
+    server = Server(binary, database, os.path.join(work, f"erase-{label}.log"), extra=["--write-rate", "0"])
+    try:
+        seed(server.port)
+        seed_rater(server.port, "eraser")
+        command, env = wrk_command(server.base + "/", 64, seconds, "put-ratings.lua", "erase")
+        load = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        time.sleep(seconds / 3)
+        status, took, body = request(server.base, "DELETE", "/v1/raters/eraser")
+        during = wrk_result(load.communicate(timeout=seconds + 60)[0])
+    finally:
+        server.stop()
+    if status != 200 or json.loads(body).get("cleared") != 10_000:
+        raise SystemExit(f"erasure answered {status}: {body}")
+    log(f"  erasure on {label}: {took * 1000:.0f} ms; other writes meanwhile p99 {during['p99_ms']:.1f} ms, "
+        f"max {during['max_ms']:.1f} ms, errors {during['errors']}")
+    return {"erase_ms": round(took * 1000, 1), "cleared": 10_000, "put_during": during}

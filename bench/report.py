@@ -96,21 +96,55 @@ def scaling(report):
 
 
 def render_postgresql(report):
-    """docs/scaling.md's part: both engines side by side."""
-    if "postgresql" not in report:
-        return "(this result has no PostgreSQL rows)\n"
-    reads, writes, pg = report["reads"], report["writes"], report["postgresql"]
-    lines = [row("engine", "`GET /v1/items/{id}` req/s", "GET p99 ms", "durable `PUT` req/s", "PUT p99 ms"), "|---|---:|---:|---:|---:|",
-             row("SQLite, one process", rps(reads["get_summary"]["rps"]), ms(reads["get_summary"]["p99_ms"]),
-                 rps(writes["put_rating"]["rps"]), ms(writes["put_rating"]["p99_ms"]))]
-    for label, key in (("PostgreSQL, one replica", "one_replica"), ("PostgreSQL, two replicas", "two_replicas")):
-        get, put = pg[key]["get_summary"], pg[key]["put_rating"]
-        lines.append(row(label, rps(get["rps"]), ms(get["p99_ms"]), rps(put["rps"]), ms(put["p99_ms"])))
+    """docs/scaling.md's part: the PostgreSQL engine beside pgbench running its statements, pool
+    sizes, two replicas, the erasure stall (`scripts/bench.sh --postgresql`, or the full run's)."""
+    pg, m = report.get("postgresql"), report["machine"]
+    if not pg or "ratios" not in pg:
+        return "(this result has no PostgreSQL rows beside pgbench)\n"
+    r = pg["ratios"]
+    lines = [f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}: {m['cores']} cores ({m['cpu']}), "
+             "PostgreSQL 15 on the same machine (fsync on), the service on core 1, wrk and pgbench on core 0, "
+             f"{report['seconds']} s per run, median of {report['runs']} alternating rounds.", "",
+             "pgbench runs the service's own statements with the pool's 10 clients and prepared statements: the summary "
+             "select, and the write as the store sent it before it went to one round trip (six statements, each a round trip). "
+             "`PUT`s and pgbench's writes choose each item uniformly at random from 10,000, or by Zipf popularity (s = 1.01):", "",
+             row("", "req/s", "p50 ms", "p99 ms", "errors", "vs pgbench"), "|---|---:|---:|---:|---:|---:|",
+             row("pgbench, the summary select", rps(pg["pgbench_select"]["rps"]), ms(pg["pgbench_select"]["p50_ms"]),
+                 ms(pg["pgbench_select"]["p99_ms"]), pg["pgbench_select"]["errors"], "reference"),
+             row("`GET /v1/items/{id}`", rps(pg["get_summary"]["rps"]), ms(pg["get_summary"]["p50_ms"]), ms(pg["get_summary"]["p99_ms"]),
+                 pg["get_summary"]["errors"], f"{r['get_summary_vs_pgbench_select']:.2f}×")]
+    for pattern, label in (("random", "random items"), ("zipf", "Zipf items")):
+        bench, put = pg[f"pgbench_write_{pattern}"], pg[f"put_{pattern}"]
+        lines.append(row(f"pgbench, the six-statement write, {label}", rps(bench["rps"]), ms(bench["p50_ms"]), ms(bench["p99_ms"]),
+                         bench["errors"], "reference"))
+        lines.append(row(f"durable `PUT`, {label}", rps(put["rps"]), ms(put["p50_ms"]), ms(put["p99_ms"]), put["errors"],
+                         f"{r[f'put_{pattern}_vs_pgbench_write']:.2f}× (p99 {r[f'put_{pattern}_p99_vs_pgbench_write']:.2f}×)"))
+    two = pg["two_replicas"]
+    lines.append(row("two replicas: `GET /v1/items/{id}`", rps(two["get_summary"]["rps"]), ms(two["get_summary"]["p50_ms"]),
+                     ms(two["get_summary"]["p99_ms"]), two["get_summary"]["errors"], ""))
+    lines.append(row("two replicas: durable `PUT`, random items", rps(two["put_random"]["rps"]), ms(two["put_random"]["p50_ms"]),
+                     ms(two["put_random"]["p99_ms"]), two["put_random"]["errors"], ""))
+    lines += ["", "The durable `PUT` (random items) with each pool size, one replica:", "",
+              row("`--database-pool`", "req/s", "p50 ms", "p99 ms", "errors"), "|---:|---:|---:|---:|---:|"]
+    for size, p in pg["pools"].items():
+        lines.append(row(size, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"]))
     e = pg["erasure"]
     lines += ["", f"Erasing 10,000 ratings of one rater on PostgreSQL took {e['erase_ms']:.0f} ms while other raters "
-              f"wrote; the slowest of their writes meanwhile took {e['put_during']['max_ms']:.0f} ms. "
-              f"Measured with `{report['command']}` at commit `{report['commit']}` on {report['date']}."]
+              f"wrote; the slowest of their writes meanwhile took {e['put_during']['max_ms']:.0f} ms."]
     return "\n".join(lines) + "\n"
+
+
+def render_postgresql_summary(report):
+    """The README's PostgreSQL lines: each hot path's ratio to pgbench running its statements."""
+    pg = report.get("postgresql")
+    if not pg or "ratios" not in pg:
+        return "(this result has no PostgreSQL rows beside pgbench)\n"
+    r = pg["ratios"]
+    return (f"On PostgreSQL (`{report['command']}` at commit `{report['commit']}` on {report['date']}, the database on the same "
+            f"machine, fsync on): the summary `GET` at **{r['get_summary_vs_pgbench_select']:.2f}×** of pgbench running its select, "
+            f"the durable `PUT` at **{r['put_random_vs_pgbench_write']:.2f}×** of pgbench running the six-statement write the store "
+            f"used to send (random items; p99 {r['put_random_p99_vs_pgbench_write']:.2f}× of pgbench's), "
+            f"{r['put_zipf_vs_pgbench_write']:.2f}× on Zipf-popular items (p99 {r['put_zipf_p99_vs_pgbench_write']:.2f}×).\n")
 
 
 def cpu_us(figures):
@@ -455,12 +489,12 @@ def render(report):
     mixed = writes["mixed_90_10"]
     lines.append(row("90 % GET / 10 % PUT over 10,000 items", rps(mixed["rps"]), ms(mixed["p50_ms"]), ms(mixed["p99_ms"]),
                      mixed["errors"], ""))
-    if "postgresql" in report:
+    if "postgresql" in report and "ratios" in report["postgresql"]:
         pg = report["postgresql"]
-        for label, key in (("one replica", "one_replica"), ("two replicas", "two_replicas")):
-            for verb, name in (("`GET /v1/items/{id}`", "get_summary"), ("durable `PUT`", "put_rating")):
-                p = pg[key][name]
-                lines.append(row(f"PostgreSQL, {label}: {verb}", rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ""))
+        for label, p, ratio in (("PostgreSQL: `GET /v1/items/{id}`", pg["get_summary"], f"{pg['ratios']['get_summary_vs_pgbench_select']:.2f}× pgbench"),
+                                ("PostgreSQL: durable `PUT`, random items", pg["put_random"],
+                                 f"{pg['ratios']['put_random_vs_pgbench_write']:.2f}× pgbench's six-statement write")):
+            lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], ratio))
 
     lines += [""] + ratios(report) + round_ratios(report) + steal_range(report) + uneven_rounds(report) + cpu_ratios(report)
     lines += rounds(reads, writes, report["seconds"]) + steal(reads, writes) + steal_effect(reads, writes)
@@ -620,7 +654,8 @@ if __name__ == "__main__":
     with open(path) as f:
         result = json.load(f)
     if "reads" not in result:
-        sections = {"webhooks": render_webhooks, "copy": render_copies, "languages": render_languages, "attacks": render_attacks}
+        sections = {"webhooks": render_webhooks, "copy": render_copies, "languages": render_languages, "attacks": render_attacks,
+                    "postgresql": render_postgresql}
         sys.stdout.write(next(render(result) for name, render in sections.items() if name in result))
     else:
         sys.stdout.write(render_summary(result) if summary else render(result))

@@ -419,7 +419,7 @@ def readable(summary):
 
 
 def benchmark_tables():
-    """The newest full benchmark result and the newest attacks, webhooks, copy and languages results, rendered by bench/report.py."""
+    """The newest full benchmark result and the newest attacks, webhooks, copy, languages and PostgreSQL results, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
@@ -435,9 +435,12 @@ def benchmark_tables():
         copies = json.load(f)
     with open(os.path.join(results, newest_result(results, "languages"))) as f:
         languages = json.load(f)
+    with open(os.path.join(results, newest_result(results, "postgresql"))) as f:
+        postgresql = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
-            "bench-postgresql": ("markdown", report.render_postgresql(result)),
+            "bench-postgresql": ("markdown", report.render_postgresql(postgresql)),
+            "bench-postgresql-summary": ("markdown", report.render_postgresql_summary(postgresql)),
             "bench-attacks": ("markdown", report.render_attacks(attacks)),
             "bench-webhooks": ("markdown", report.render_webhooks(webhooks)),
             "bench-copy": ("markdown", report.render_copies(copies)),
