@@ -23,15 +23,12 @@ public struct PostgresError: StorageFailure, Sendable, Equatable {
     public let operation: String
     /// The first line of libpq's or the server's message (libpq adds indented explanations).
     public let message: String
-    /// The constraint a refused statement violated, or "".
-    public let constraint: String
 
     /// A failure of `operation` (a libpq function's name, or the statement's SQL, which is kept
     /// only as its verb and table) with `message`, of which only the first line is kept.
-    public init(kind: Kind, sqlstate: String, operation: String, message: String, constraint: String = "") {
+    public init(kind: Kind, sqlstate: String, operation: String, message: String) {
         self.kind = kind
         self.sqlstate = sqlstate
-        self.constraint = constraint
         self.operation = Self.name(ofOperation: operation)
         self.message = Self.firstLine(of: message)
     }
@@ -40,10 +37,6 @@ public struct PostgresError: StorageFailure, Sendable, Equatable {
         let state = sqlstate.isEmpty ? "" : " SQLSTATE \(sqlstate)"
         return "PostgreSQL \(kind)\(state) (\(message)) during \(operation)"
     }
-
-    /// Stars no scale admits, refused before any statement as the database would refuse them.
-    static let starsPastScale = PostgresError(kind: .server, sqlstate: "23514", operation: "submit", message: "stars past every scale",
-                                              constraint: PostgresSQL.starsWithinScale)
 
     /// A conflict between concurrent transactions that running again resolves: serialization
     /// failure (40001) or deadlock (40P01).

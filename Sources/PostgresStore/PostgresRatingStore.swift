@@ -13,19 +13,20 @@ public final class PostgresRatingStore: RatingStore {
     let configuration: PostgresConfiguration
     let pool: ConnectionPool
     public let cursorSecret: [UInt8]
-    /// `PostgresSQL.rate` under this store's ranking settings.
-    let rate: String
+    /// Rating writes waiting for a worker, run together.
+    let submits: RequestBatcher<PendingSubmit>
 
     /// Connects, applies pending migrations and readies the shared settings (waiting for any
     /// other process doing the same), and starts the pool.
     public init(_ configuration: PostgresConfiguration) throws {
         self.configuration = configuration
-        rate = PostgresSQL.rate(configuration.ranking)
         cursorSecret = try Self.withMigrationLock(configuration) { connection, deadline in
             _ = try PostgresMigrator(migrations: Self.migrations).migrate(connection, deadline: deadline)
             return try prepareSettings(connection, ranking: configuration.ranking, name: configuration.redacted, deadline: deadline)
         }
         pool = try ConnectionPool(configuration)
+        let writes = RatingWrites(configuration: configuration, rate: PostgresSQL.rate(configuration.ranking))
+        submits = RequestBatcher(pool: pool, limit: RatingWrites.batchLimit, run: writes.run, fail: { $0.completion(.failure($1)) })
     }
 
     /// Applies pending migrations; returns the names applied.
@@ -111,63 +112,10 @@ public final class PostgresRatingStore: RatingStore {
 
     // MARK: Writes
 
-    /// One round trip when no webhooks listen: the item locked (created on the default scale if
-    /// new), then the rating written with everything it moves (`PostgresSQL.rate`), both in one
-    /// pipeline committed as one transaction. With
-    /// webhooks the pipeline opens the transaction, and the events' outbox rows and COMMIT follow.
+    /// See `RatingWrites`: one round trip and one commit for every write that waited for a worker
+    /// with this one.
     public func submit(_ request: SubmitRequest, completion: @escaping StoreCompletion<SubmitOutcome>) {
-        let retries = configuration.maxRetries
-        pool.run({ connection, deadline in
-            var attempt = 0
-            while true {
-                do {
-                    guard Scale.allowed.contains(request.stars) else { throw PostgresError.starsPastScale }
-                    return try self.submitted(request, connection, deadline)
-                } catch let failure as PostgresError where failure.constraint == PostgresSQL.starsWithinScale {
-                    // Refused as past the item's scale: the 422 names the scale as it now is.
-                    let rows = try connection.query(PostgresSQL.selectItem, [request.item.rawValue], deadline: deadline)
-                    _ = try Stars(request.stars, on: SummaryRow.first(of: rows)?.scale ?? request.defaultScale)
-                    // The scale changed meanwhile (an item without ratings) and now admits them.
-                    guard attempt < retries else { throw failure }
-                    attempt += 1
-                } catch let failure as PostgresError where failure.isRetryable && attempt < retries {
-                    attempt += 1
-                }
-            }
-        }, completion: completion)
-    }
-
-    private func submitted(_ request: SubmitRequest, _ connection: PostgresConnection, _ deadline: Double) throws -> SubmitOutcome {
-        let recording = configuration.events != nil
-        let (item, rater, stars, now) = (request.item.rawValue, request.rater.rawValue, String(request.stars), String(request.nowMilliseconds))
-        let statements = (recording ? [PipelinedStatement("BEGIN")] : []) + [
-            PipelinedStatement(PostgresSQL.lockItem, [item, String(request.defaultScale.maxRating)]),
-            PipelinedStatement(rate, [item, rater, stars, now, recording ? "true" : "false"]),
-        ]
-        do {
-            let results = try connection.pipeline(statements, deadline: deadline)
-            guard let rated = results.last, rated.rowCount == 1 else {
-                throw PostgresError(kind: .server, sqlstate: "", operation: rate, message: "the item row vanished inside its transaction")
-            }
-            let previous = rated.isNull(0, 0) ? nil : rated.int(0, 0)
-            let row = SummaryRow(rated, offset: 2)
-            let summary = row.summary(of: request.item)
-            if recording, let recorder = configuration.events {
-                let status = rated.isNull(0, 1) ? nil : ReviewStatus(rawValue: rated.text(0, 1)) ?? .pending
-                let events = EventDraft(EventRules.submit(previous: previous, new: request.stars, reviewed: status != nil), rater: request.rater,
-                                        stars: request.stars, status: status, at: request.nowMilliseconds)
-                if !events.types.isEmpty {
-                    try Self.append(recorder.entries(for: events.events(item: request.item, version: row.version, summary: summary)), connection, deadline)
-                }
-                try connection.execute("COMMIT", deadline: deadline)
-            }
-            let rating = Rating(item: request.item, rater: request.rater, stars: Stars(stored: request.stars), scale: row.scale,
-                                updatedAtMilliseconds: request.nowMilliseconds)
-            return SubmitOutcome(rating: rating, created: previous == nil, summary: summary)
-        } catch {
-            if recording, !connection.isBroken { _ = try? connection.execute("ROLLBACK", deadline: deadline) }
-            throw error
-        }
+        submits.add(PendingSubmit(request: request, completion: completion))
     }
 
     public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {

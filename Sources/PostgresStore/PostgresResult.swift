@@ -33,7 +33,6 @@ final class PostgresResult {
     func error(operation: String) -> PostgresError {
         let sqlstate = PQresultErrorField(handle, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let primary = PQresultErrorField(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? "unknown error"
-        let constraint = PQresultErrorField(handle, Int32(UInt8(ascii: "n"))).map { String(cString: $0) } ?? ""
-        return PostgresError(kind: .server, sqlstate: sqlstate, operation: operation, message: primary, constraint: constraint)
+        return PostgresError(kind: .server, sqlstate: sqlstate, operation: operation, message: primary)
     }
 }

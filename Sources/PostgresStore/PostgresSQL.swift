@@ -62,19 +62,23 @@ enum PostgresSQL {
     /// version when `$5` (events are recorded) and the stars changed (`EventRules.submit` emits
     /// nothing otherwise), upserts the rating and gives its review, if any, the new stars.
     /// Returns the previous stars (NULL for none), the review's status when its stars changed
-    /// (else NULL), then the new summary. The item's row must be locked by this transaction
-    /// already (`lockItem`): then no other transaction can have changed its ratings, and this
-    /// statement's snapshot reads them as they are. Stars past the item's scale fail
-    /// `items_stars_within_scale`, rolling the whole write back.
+    /// (else NULL), then the new summary; no row, and nothing written, when the item does not
+    /// exist or its scale has fewer stars than `$3`. The item's row must be locked by this
+    /// transaction already (`lockItem`, or `lockExistingItem` when `$3` is past the default
+    /// scale, which a new item takes): then no other transaction can have changed its ratings,
+    /// and this statement's snapshot reads them as they are.
     static func rate(_ ranking: RankingSettings) -> String {
         let key = scoreKey(count: "m.count", sum: "m.sum", maxRating: "m.max_rating", ranking)
         return """
             WITH previous AS (SELECT (SELECT stars FROM ratings WHERE item_id = $1 AND rater_id = $2) AS stars),
             moved AS (SELECT i.rating_count + 1 - (p.stars IS NOT NULL)::int AS count, i.rating_sum + $3::int - coalesce(p.stars, 0) AS sum,
                              i.max_rating
-                      FROM items AS i, previous AS p WHERE i.item_id = $1),
-            rated AS (\(upsertRating)),
-            restarred AS (\(restarReview))
+                      FROM items AS i, previous AS p WHERE i.item_id = $1 AND $3::int <= i.max_rating),
+            rated AS (INSERT INTO ratings (item_id, rater_id, stars, updated_at_ms) SELECT $1, $2, $3::smallint, $4::bigint FROM moved
+                      ON CONFLICT (item_id, rater_id) DO UPDATE SET stars = excluded.stars, updated_at_ms = excluded.updated_at_ms),
+            restarred AS (UPDATE reviews SET stars = $3::smallint, updated_at_ms = $4::bigint
+                          WHERE item_id = $1 AND rater_id = $2 AND stars <> $3::smallint AND EXISTS (SELECT FROM moved)
+                          RETURNING status)
             UPDATE items AS i SET
                 rating_count = m.count, rating_sum = m.sum, version = i.version + ($5::boolean AND p.stars IS DISTINCT FROM $3::int)::int,
                 score_high = \(key.high),
@@ -85,9 +89,6 @@ enum PostgresSQL {
             RETURNING p.stars, (SELECT status FROM restarred), \(summaryColumns(of: "i"))
             """
     }
-
-    /// The constraint a rating past its item's scale fails (migration 0007).
-    static let starsWithinScale = "items_stars_within_scale"
 
     /// SQL for the score key of `count` ratings adding up to `sum` on a scale of `maxRating` stars
     /// under `ranking`, exactly as `BayesianScore.key` computes it: the score's numerator times
@@ -126,13 +127,6 @@ enum PostgresSQL {
             status_since_ms = CASE WHEN r.status = excluded.status THEN r.status_since_ms ELSE excluded.status_since_ms END,
             status = excluded.status
         RETURNING \(ReviewQueries.columnsWithScale)
-        """
-
-    /// Gives a review its rating's new stars (`$3`) at `$4`; nothing when there is no review or
-    /// the stars did not change.
-    static let restarReview = """
-        UPDATE reviews SET stars = $3::smallint, updated_at_ms = $4::bigint WHERE item_id = $1 AND rater_id = $2 AND stars <> $3::smallint
-        RETURNING status
         """
 
     /// Removes a review (its votes go with it, ON DELETE CASCADE); returns its status and its

@@ -90,3 +90,55 @@ struct PipelinedWriteTests {
         #expect(try PostgresCluster.shared().scalar("SELECT score_high || ',' || score_low FROM \(schema).items") == "\(key.high ?? -1),\(key.low ?? -1)")
     }
 }
+
+@Suite("PostgreSQL rating writes that wait for a worker together commit together")
+struct BatchedWriteTests {
+    @Test("400 writes through one connection: counts exact, each rater's first write created, a refused write refused alone")
+    func batchedWritesStayExact() async throws {
+        var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
+        configuration.poolSize = 1 // every write waits for the one worker, so they batch
+        let store = try PostgresRatingStore(configuration)
+        defer { store.close() }
+        let small = ItemID(stored: "small")
+        _ = try await store.configure(ConfigureRequest(item: small, scale: try Scale(maxRating: 3), nowMilliseconds: 1))
+        // Two writes by each of 100 raters to each of two items (one of them Zipf-hot), and on a
+        // three-star item every fifth write asks for 5 stars.
+        let requests = (0..<400).map { index -> SubmitRequest in
+            let item = index % 5 == 4 ? small : ItemID(stored: index % 3 == 0 ? "cold" : "hot")
+            return SubmitRequest(item: item, rater: RaterID(stored: "r\(index % 100)"), stars: index % 5 == 4 ? 5 : index % 5 + 1,
+                                 defaultScale: .standard, nowMilliseconds: Int64(index + 2))
+        }
+        let results = await withTaskGroup(of: (Int, Result<SubmitOutcome, any Error>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await store.submit(request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            return await group.reduce(into: [Int: Result<SubmitOutcome, any Error>]()) { $0[$1.0] = $1.1 }
+        }
+        for (index, request) in requests.enumerated() {
+            switch results[index] {
+            case .success:
+                #expect(request.item != small, "write \(index) of 5 stars on a 3-star item was accepted")
+            case .failure(let error):
+                #expect(request.item == small && error as? RatingError == .starsOutOfRange(given: "5", scale: try Scale(maxRating: 3)),
+                        "write \(index): \(error)")
+            case nil:
+                Issue.record("write \(index) got no answer")
+            }
+        }
+        for item in [ItemID(stored: "hot"), ItemID(stored: "cold")] {
+            let writes = requests.indices.filter { requests[$0].item == item }
+            let raters = Set(writes.map { requests[$0].rater })
+            let created = writes.filter { (try? results[$0]?.get())?.created == true }
+            // Each rater's first write to the item, whichever ran first, and only that one, made it.
+            #expect(created.count == raters.count && Set(created.map { requests[$0].rater }) == raters)
+            let summary = try await store.summary(of: item, defaultScale: .standard)
+            var stored: [Int] = []
+            for rater in raters { stored.append(try #require(try await store.rating(of: item, by: rater, defaultScale: .standard)).stars.count) }
+            #expect(summary.count == raters.count && summary.sum == stored.reduce(0, +))
+            #expect((1...5).allSatisfy { stars in summary.distribution[stars - 1] == stored.filter { $0 == stars }.count })
+        }
+        #expect(try await store.summary(of: small, defaultScale: .standard).count == 0)
+    }
+}
