@@ -2,7 +2,8 @@
 beside pgbench running the service's own statements on the same database with the pool's number
 of clients (bench/pgbench-select.sql; bench/pgbench-write.sql, the six-statement write the store
 sent before it went to one round trip), in alternating rounds, the PUTs on uniformly random
-items and on Zipf-popular ones; then the PUT with pools of 2, 5, 10 and 20 connections, two
+items and on Zipf-popular ones, and once more with pgbench's number of connections for the
+latency; then the GET and PUT with pools of 2, 5, 10 and 20 connections, two
 replicas on one database, and the erasure stall. The cluster is on this machine with fsync on; the
 service is pinned to one core, wrk and pgbench to the other, PostgreSQL free to use both."""
 import glob, os, re, shutil, statistics, subprocess
@@ -22,7 +23,8 @@ def postgresql(binary, work, runs, seconds):
     cluster = PostgresCluster(work)
     try:
         uri = cluster.new_database()
-        rounds = {"get_summary": [], "pgbench_select": [], **{f"put_{p}": [] for p in PATTERNS}, **{f"pgbench_write_{p}": [] for p in PATTERNS}}
+        rounds = {"get_summary": [], "pgbench_select": [], **{f"put_{p}": [] for p in PATTERNS}, **{f"pgbench_write_{p}": [] for p in PATTERNS},
+                  "put_random_pool_clients": []}
         one = Server(binary, uri, os.path.join(work, "pg-1.log"))
         try:
             seed(one.port)
@@ -33,6 +35,9 @@ def postgresql(binary, work, runs, seconds):
                     rounds[f"put_{pattern}"].append(measure_once(one.base + "/", seconds=seconds, script="put-ratings.lua", run=f"pg{run}{pattern[0]}",
                                                                  env_extra={"BENCH_ITEMS": pattern}))
                     rounds[f"pgbench_write_{pattern}"].append(pgbench(cluster, uri, write_script(pattern, work), seconds, work))
+                # Latency is compared at pgbench's concurrency: as many connections as it has clients.
+                rounds["put_random_pool_clients"].append(measure_once(one.base + "/", connections=POOL, seconds=seconds, script="put-ratings.lua",
+                                                                      run=f"pg{run}c", env_extra={"BENCH_ITEMS": "random"}))
                 log("  " + ", ".join(f"{name} {values[-1]['rps']:,.0f}" for name, values in rounds.items()) + " req/s")
         finally:
             one.stop()
@@ -40,7 +45,9 @@ def postgresql(binary, work, runs, seconds):
         result["ratios"] = {"get_summary_vs_pgbench_select": median_ratio(rounds["get_summary"], rounds["pgbench_select"]),
                             **{f"put_{p}_vs_pgbench_write": median_ratio(rounds[f"put_{p}"], rounds[f"pgbench_write_{p}"]) for p in PATTERNS},
                             **{f"put_{p}_p99_vs_pgbench_write": median_ratio(rounds[f"put_{p}"], rounds[f"pgbench_write_{p}"], key="p99_ms")
-                               for p in PATTERNS}}
+                               for p in PATTERNS},
+                            "put_random_pool_clients_p99_vs_pgbench_write": median_ratio(rounds["put_random_pool_clients"],
+                                                                                         rounds["pgbench_write_random"], key="p99_ms")}
         result["pools"] = pool_sizes(binary, uri, work, runs, seconds)
         result["two_replicas"] = two_replicas(binary, uri, work, runs, seconds)
         result["erasure"] = erasure_stall(binary, cluster.new_database(), work, "postgresql")
@@ -50,19 +57,23 @@ def postgresql(binary, work, runs, seconds):
 
 
 def pool_sizes(binary, uri, work, runs, seconds):
-    """The random-item PUT with each pool size, the sizes in another order each round."""
-    rounds = {size: [] for size in POOL_SIZES}
+    """The summary GET and the random-item PUT with each pool size, the sizes in another order
+    each round."""
+    rounds = {(size, verb): [] for size in POOL_SIZES for verb in ("get", "put")}
     for run in range(runs):
         order = POOL_SIZES[run % len(POOL_SIZES):] + POOL_SIZES[:run % len(POOL_SIZES)]
         for size in order:
             server = Server(binary, uri, os.path.join(work, f"pg-pool-{size}.log"), extra=("--database-pool", str(size)))
             try:
-                rounds[size].append(measure_once(server.base + "/", seconds=seconds, script="put-ratings.lua", run=f"pool{size}r{run}",
-                                                 env_extra={"BENCH_ITEMS": "random"}))
+                rounds[(size, "get")].append(measure_once(server.base + HOT, seconds=seconds))
+                rounds[(size, "put")].append(measure_once(server.base + "/", seconds=seconds, script="put-ratings.lua", run=f"pool{size}r{run}",
+                                                          env_extra={"BENCH_ITEMS": "random"}))
             finally:
                 server.stop()
-        log("  pools: " + ", ".join(f"{size} {rounds[size][-1]['rps']:,.0f}" for size in POOL_SIZES) + " req/s")
-    return {str(size): summarize(f"pg pool {size}", values) for size, values in rounds.items()}
+        log("  pools: " + ", ".join(f"{size} GET {rounds[(size, 'get')][-1]['rps']:,.0f} PUT {rounds[(size, 'put')][-1]['rps']:,.0f}"
+                                    for size in POOL_SIZES) + " req/s")
+    return {str(size): {"get_summary": summarize(f"pg pool {size} get", rounds[(size, "get")]),
+                        "put_random": summarize(f"pg pool {size} put", rounds[(size, "put")])} for size in POOL_SIZES}
 
 
 def two_replicas(binary, uri, work, runs, seconds):

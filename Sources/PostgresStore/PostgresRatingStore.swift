@@ -15,6 +15,8 @@ public final class PostgresRatingStore: RatingStore {
     public let cursorSecret: [UInt8]
     /// Rating writes waiting for a worker, run together.
     let submits: RequestBatcher<PendingSubmit>
+    /// Summary reads waiting for a worker, read together.
+    let summaryReads: RequestBatcher<PendingSummary>
 
     /// Connects, applies pending migrations and readies the shared settings (waiting for any
     /// other process doing the same), and starts the pool.
@@ -27,6 +29,7 @@ public final class PostgresRatingStore: RatingStore {
         pool = try ConnectionPool(configuration)
         let writes = RatingWrites(configuration: configuration, rate: PostgresSQL.rate(configuration.ranking))
         submits = RequestBatcher(pool: pool, limit: RatingWrites.batchLimit, run: writes.run, fail: { $0.completion(.failure($1)) })
+        summaryReads = RequestBatcher(pool: pool, limit: SummaryReads.batchLimit, run: SummaryReads.run, fail: { $0.completion(.failure($1)) })
     }
 
     /// Applies pending migrations; returns the names applied.
@@ -50,11 +53,9 @@ public final class PostgresRatingStore: RatingStore {
 
     // MARK: Reads
 
+    /// See `SummaryReads`: one statement for every summary read that waited for a worker with this one.
     public func summary(of item: ItemID, defaultScale: Scale, completion: @escaping StoreCompletion<ItemSummary>) {
-        pool.run({ connection, deadline in
-            let rows = try connection.query(PostgresSQL.selectItem, [item.rawValue], deadline: deadline)
-            return SummaryRow.first(of: rows)?.summary(of: item) ?? .empty(item, on: defaultScale)
-        }, completion: completion)
+        summaryReads.add(PendingSummary(item: item, defaultScale: defaultScale, completion: completion))
     }
 
     public func summaries(of items: [ItemID], rater: RaterID?, defaultScale: Scale, completion: @escaping StoreCompletion<[ItemListing]>) {

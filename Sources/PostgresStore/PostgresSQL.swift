@@ -12,6 +12,9 @@ enum PostgresSQL {
 
     static let selectItem = "SELECT \(summaryColumns) FROM items WHERE item_id = $1"
 
+    /// The summaries of the items in the array `$1`, each with its id first.
+    static let selectItems = "SELECT item_id, \(summaryColumns) FROM items WHERE item_id = ANY ($1::text[])"
+
     /// A rating with its item's scale, read in one statement so both come from one snapshot.
     static let selectRatingWithScale = """
         SELECT r.stars, r.updated_at_ms, i.max_rating FROM ratings AS r JOIN items AS i USING (item_id)

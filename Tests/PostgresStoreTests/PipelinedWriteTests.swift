@@ -142,3 +142,42 @@ struct BatchedWriteTests {
         #expect(try await store.summary(of: small, defaultScale: .standard).count == 0)
     }
 }
+
+@Suite("PostgreSQL summary reads that wait for a worker together are one statement")
+struct BatchedReadTests {
+    @Test("300 reads through one connection each answer their own item; a read after a write sees it")
+    func batchedReadsAnswerTheirOwn() async throws {
+        var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
+        configuration.poolSize = 1 // every read waits for the one worker, so they batch
+        let store = try PostgresRatingStore(configuration)
+        defer { store.close() }
+        for index in 0..<25 {
+            for rater in 0...index {
+                _ = try await store.submit(SubmitRequest(item: ItemID(stored: "i\(index)"), rater: RaterID(stored: "r\(rater)"), stars: 4,
+                                                         defaultScale: .standard, nowMilliseconds: 1))
+            }
+        }
+        let three = try Scale(maxRating: 3)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for read in 0..<300 {
+                group.addTask {
+                    // Items 25 to 49 do not exist: each answers empty on the scale its reader asked for.
+                    let index = read % 50, scale = read % 2 == 0 ? Scale.standard : three
+                    let summary = try await store.summary(of: ItemID(stored: "i\(index)"), defaultScale: scale)
+                    #expect(summary.item == ItemID(stored: "i\(index)"))
+                    #expect(summary.count == (index < 25 ? index + 1 : 0) && summary.sum == summary.count * 4)
+                    #expect(summary.scale == (index < 25 ? .standard : scale))
+                }
+            }
+            group.addTask {
+                // Writes one at a time, each followed by a read that must see it, among the others.
+                for rater in 0..<40 {
+                    _ = try await store.submit(SubmitRequest(item: ItemID(stored: "live"), rater: RaterID(stored: "w\(rater)"), stars: 2,
+                                                             defaultScale: .standard, nowMilliseconds: 2))
+                    #expect(try await store.summary(of: ItemID(stored: "live"), defaultScale: .standard).count == rater + 1)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
