@@ -63,37 +63,42 @@ def writes(binary, server, work, runs, seconds):
     its own: one C thread, the reference's statements, one transaction per turn of its loop,
     answers as long as the server's) under the same load, on a fresh database of its own, and
     then the same floor with the service's hand-over (a writer thread doing the SQL and nothing
-    else, as the service's must)."""
-    ceiling = SQLiteCeiling(work)
+    else, as the service's must). Every one of them writes to items drawn uniformly at random
+    from the 10,000 (put-ratings.lua's and the C programs' BENCH_ITEMS); then the server and the
+    reference once more on Zipf-popular items, the shape of real popularity."""
+    ceiling, zipf_ceiling = SQLiteCeiling(work), SQLiteCeiling(work)
     floor = PutFloor(work, put_answer_bytes(server.base))
-    ceilings, puts, floors, handovers = [], [], [], []
+    ceilings, puts, floors, handovers, zipf_puts, zipf_ceilings = [], [], [], [], [], []
     for run in range(runs):
         floors.append(floor.measure(seconds, f"f{run}"))
         log(f"  put_floor: {floors[-1]['rps']:.0f} req/s")
         handovers.append(floor.measure(seconds, f"h{run}", handover=True))
         log(f"  put_floor_handover: {handovers[-1]['rps']:.0f} req/s")
-        database = os.path.join(work, f"writes-{run}.sqlite")
-        fresh = Server(binary, database, os.path.join(work, f"writes-{run}.log"))
-        try:
-            seed(fresh.port) # the 10,000 items the reference seeds too (here with one rating each)
-            # Each timed write starts with nothing left to write back, so neither side pays for
-            # the other's (or an earlier round's) dirty pages while it syncs.
+        for items, server_runs, reference, ceiling_runs_ in (("random", puts, ceiling, ceilings), ("zipf", zipf_puts, zipf_ceiling, zipf_ceilings)):
+            database = os.path.join(work, f"writes-{run}-{items}.sqlite")
+            fresh = Server(binary, database, os.path.join(work, f"writes-{run}-{items}.log"))
+            try:
+                seed(fresh.port) # the 10,000 items the reference seeds too (here with one rating each)
+                # Each timed write starts with nothing left to write back, so neither side pays for
+                # the other's (or an earlier round's) dirty pages while it syncs.
+                os.sync()
+                server_runs.append(measure_once(fresh.base + "/", fresh.rss_kib, seconds=seconds, script="put-ratings.lua",
+                                                run=f"p{run}{items[0]}", cpu_pids=fresh.pids, env_extra={"BENCH_ITEMS": items}))
+            finally:
+                fresh.stop()
+            remove_database(database)
+            log(f"  put_rating ({items} items): {server_runs[-1]['requests']} ratings written")
             os.sync()
-            puts.append(measure_once(fresh.base + "/", fresh.rss_kib, seconds=seconds, script="put-ratings.lua", run=f"p{run}",
-                                     cpu_pids=fresh.pids))
-        finally:
-            fresh.stop()
-        remove_database(database)
-        log(f"  put_rating: {puts[-1]['requests']} ratings written")
-        os.sync()
-        # As many ratings as the server wrote; the time bound only guards against a stall.
-        ceilings.append(ceiling.run(seconds * 6, ratings=puts[-1]["requests"], run=puts[-1]["bench_run"]))
-        log(f"  sqlite_ceiling: {ceilings[-1]:.0f} ratings/s, steal {ceiling.steal_pct[-1]} %")
+            # As many ratings as the server wrote; the time bound only guards against a stall.
+            ceiling_runs_.append(reference.run(seconds * 6, ratings=server_runs[-1]["requests"], run=server_runs[-1]["bench_run"], items=items))
+            log(f"  sqlite_ceiling ({items} items): {ceiling_runs_[-1]:.0f} ratings/s, steal {reference.steal_pct[-1]} %")
     result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
               "sqlite_ceiling_steal_pct": ceiling.steal_pct,
               "sqlite_ceiling_commit_ms": ceiling.commit_ms,
               "sqlite_ceiling_cpu_us": median_cpu_run(ceiling.cpu_us),
               "put_rating": summarize("put_rating", puts),
+              "sqlite_ceiling_zipf_rps": {"median": statistics.median(zipf_ceilings), "runs": zipf_ceilings},
+              "put_rating_zipf": summarize("put_rating_zipf", zipf_puts),
               "put_floor": summarize("put_floor", floors),
               "put_floor_handover": summarize("put_floor_handover", handovers),
               "put_floor_answer_bytes": floor.answer_bytes}

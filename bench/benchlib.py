@@ -197,6 +197,9 @@ FLOORS = ("put_floor", "put_floor_handover")
 def write_ratios(writes):
     """The durable write's ratio to the C reference run in the same round, median of the rounds."""
     ratios = {"put_vs_sqlite_ceiling": round(median_ratio(writes["put_rating"]["runs"], ceiling_runs(writes)), 3)}
+    if "put_rating_zipf" in writes:
+        ratios["put_zipf_vs_sqlite_ceiling_zipf"] = round(median_ratio(writes["put_rating_zipf"]["runs"],
+                                                                       [{"rps": value} for value in writes["sqlite_ceiling_zipf_rps"]["runs"]]), 3)
     for floor in FLOORS: # the C floors, and the server against them, in the same rounds
         if floor in writes:
             ratios[f"{floor}_vs_sqlite_ceiling"] = round(median_ratio(writes[floor]["runs"], ceiling_runs(writes)), 3)
@@ -537,7 +540,7 @@ class SQLiteCeiling:
     def __init__(self, workdir):
         self.workdir = workdir
         self.binary = os.path.join(workdir, "sqlite-ceiling")
-        subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "sqlite-ceiling.c"), "-lsqlite3"], check=True)
+        subprocess.run(["gcc", "-O2", "-o", self.binary, os.path.join(BENCH, "sqlite-ceiling.c"), "-lsqlite3", "-lm"], check=True)
         self.migrations = self.migration_files()
         self.cpu_us = [] # per run: CPU time per rating written, user and kernel
         self.steal_pct = [] # per run: the hypervisor's steal meanwhile
@@ -549,7 +552,7 @@ class SQLiteCeiling:
         folder = os.path.join(ROOT, "migrations", "sqlite")
         return [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".sql")]
 
-    def run(self, seconds, ratings=0, run=""):
+    def run(self, seconds, ratings=0, run="", items="random"):
         """Ratings per second over `seconds`, or until `ratings` are written when not 0; the raters
         are named as bench/put-ratings.lua names them in the wrk run `run` (its BENCH_RUN), so the
         reference writes rows of the same size as the server just did."""
@@ -557,7 +560,8 @@ class SQLiteCeiling:
         remove_database(database)
         steal = StealMeter()
         output = subprocess.run(["taskset", "-c", SERVER_CPU, self.binary, database, str(seconds), str(ratings), *self.migrations],
-                                capture_output=True, text=True, check=True, env={**os.environ, "RATER_PREFIX": f"r{run}-"}).stdout
+                                capture_output=True, text=True, check=True,
+                                env={**os.environ, "RATER_PREFIX": f"r{run}-", "BENCH_ITEMS": items}).stdout
         self.steal_pct.append(steal.percent())
         # Per rating written, measured by the program around its writing loop alone.
         self.cpu_us.append({key: float(re.search(key + r"=([0-9.]+)", output).group(1)) for key in ("user_us", "system_us")})
@@ -620,13 +624,15 @@ class PutFloor:
             raise SystemExit("the floor server did not start")
         return process, match.group(1)
 
-    def measure(self, seconds, run, handover=False):
-        """One run of the `PUT` load on a fresh one (measure_once's figures, CPU per request
-        included), after a sync, as the service's runs start."""
+    def measure(self, seconds, run, handover=False, items="random"):
+        """One run of the `PUT` load, on `items` (put-ratings.lua's BENCH_ITEMS), on a fresh one
+        (measure_once's figures, CPU per request included), after a sync, as the service's runs
+        start."""
         process, base = self.start(handover)
         try:
             os.sync()
-            result = measure_once(base + "/", seconds=seconds, script="put-ratings.lua", run=run, cpu_pids=(process.pid,))
+            result = measure_once(base + "/", seconds=seconds, script="put-ratings.lua", run=run, cpu_pids=(process.pid,),
+                                  env_extra={"BENCH_ITEMS": items})
         finally:
             process.send_signal(signal.SIGTERM)
             output = process.communicate(timeout=30)[0]

@@ -9,13 +9,16 @@
  * up to whole commits) when RATINGS is not 0: the benchmark has it write as many ratings as the
  * server has just written into a database as fresh as its own. RATINGS_PER_COMMIT (from the
  * environment, 64 by default, which the benchmark keeps) sets the group size for a comparison at the
- * server's own group size (scripts/count-wal-frames.sh runs it so).
+ * server's own group size (scripts/count-wal-frames.sh runs it so). BENCH_ITEMS (from the
+ * environment) chooses the items as bench/put-ratings.lua does: "sequential" (the default, the
+ * counter modulo 10,000), "random" (uniform) or "zipf" (s = 1.01, item 0 the most rated).
  *
  *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...
  *   prints: ratings_per_second=N commits=N user_us=N system_us=N (CPU per rating, writes only)
  *           commit_p99_ms=N commit_max_ms=N (each commit from BEGIN to COMMIT's return: how long a
  *           group waits here, the disk's own stalls included)
  */
+#include <math.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -43,6 +46,32 @@ static double now(void) {
     return time.tv_sec + time.tv_nsec / 1e9;
 }
 
+#define ITEMS 10000
+
+/* Zipf's cumulative weights, 1/k^1.01 for ranks 1..ITEMS, normalized. */
+static double zipf_cumulative[ITEMS];
+
+static void prepare_zipf(void) {
+    double total = 0;
+    for (int k = 1; k <= ITEMS; k++) zipf_cumulative[k - 1] = (total += 1 / pow(k, 1.01));
+    for (int k = 0; k < ITEMS; k++) zipf_cumulative[k] /= total;
+}
+
+/* The next item's number under `pattern`: 's'equential, 'r'andom or 'z'ipf. */
+static long next_item(char pattern, long written) {
+    if (pattern == 'r') return random() % ITEMS;
+    if (pattern == 'z') {
+        double u = random() / ((double)RAND_MAX + 1);
+        int low = 0, high = ITEMS - 1;
+        while (low < high) {
+            int middle = (low + high) / 2;
+            if (zipf_cumulative[middle] < u) low = middle + 1; else high = middle;
+        }
+        return low;
+    }
+    return written % ITEMS;
+}
+
 int main(int argc, char **argv) {
     if (argc < 5) { fprintf(stderr, "usage: %s DATABASE SECONDS RATINGS MIGRATION.sql...\n", argv[0]); return 2; }
     open_seeded(argv[1], argc - 4, argv + 4);
@@ -57,12 +86,17 @@ int main(int argc, char **argv) {
     if (strlen(rater_prefix) > 64) { fprintf(stderr, "RATER_PREFIX is too long\n"); return 2; }
     int per_commit = getenv("RATINGS_PER_COMMIT") ? atoi(getenv("RATINGS_PER_COMMIT")) : 64;
     if (per_commit < 1) { fprintf(stderr, "RATINGS_PER_COMMIT must be a whole number from 1\n"); return 2; }
+    const char *items = getenv("BENCH_ITEMS") ? getenv("BENCH_ITEMS") : "sequential";
+    char pattern = strcmp(items, "random") == 0 ? 'r' : strcmp(items, "zipf") == 0 ? 'z' : strcmp(items, "sequential") == 0 ? 's' : 0;
+    if (!pattern) { fprintf(stderr, "BENCH_ITEMS must be sequential, random or zipf\n"); return 2; }
+    if (pattern == 'z') prepare_zipf();
+    srandom((unsigned)wall_ms());
     long long now_ms = wall_ms();
     while (now() - started < seconds && (limit == 0 || written < limit) && commits < MAX_COMMITS) {
         double commit_started = now();
         check(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), "begin");
         for (int i = 0; i < per_commit; i++, written++) {
-            snprintf(id, sizeof id, "bench-%ld", written % 10000);
+            snprintf(id, sizeof id, "bench-%ld", next_item(pattern, written));
             snprintf(rater, sizeof rater, "%s%ld", rater_prefix, written);
             write_rating(&statements, id, rater, (int)(written % 5) + 1, now_ms);
         }
