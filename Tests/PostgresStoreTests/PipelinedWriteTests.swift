@@ -91,13 +91,19 @@ struct PipelinedWriteTests {
     }
 }
 
+/// A store on a fresh database whose pool has one connection, so that concurrent requests wait
+/// for its one worker and batch.
+private func storeOfOneConnection() throws -> PostgresRatingStore {
+    var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
+    configuration.poolSize = 1
+    return try PostgresRatingStore(configuration)
+}
+
 @Suite("PostgreSQL rating writes that wait for a worker together commit together")
 struct BatchedWriteTests {
     @Test("400 writes through one connection: counts exact, each rater's first write created, a refused write refused alone")
     func batchedWritesStayExact() async throws {
-        var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
-        configuration.poolSize = 1 // every write waits for the one worker, so they batch
-        let store = try PostgresRatingStore(configuration)
+        let store = try storeOfOneConnection()
         defer { store.close() }
         let small = ItemID(stored: "small")
         _ = try await store.configure(ConfigureRequest(item: small, scale: try Scale(maxRating: 3), nowMilliseconds: 1))
@@ -147,9 +153,7 @@ struct BatchedWriteTests {
 struct BatchedReadTests {
     @Test("300 reads through one connection each answer their own item; a read after a write sees it")
     func batchedReadsAnswerTheirOwn() async throws {
-        var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
-        configuration.poolSize = 1 // every read waits for the one worker, so they batch
-        let store = try PostgresRatingStore(configuration)
+        let store = try storeOfOneConnection()
         defer { store.close() }
         for index in 0..<25 {
             for rater in 0...index {
