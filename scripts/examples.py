@@ -423,7 +423,7 @@ def benchmark_tables():
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
-    from benchlib import newest_result
+    from benchlib import newest_result, result_order
     newest = newest_result(results)
     with open(os.path.join(results, newest)) as f:
         result = json.load(f)
@@ -435,8 +435,13 @@ def benchmark_tables():
         copies = json.load(f)
     with open(os.path.join(results, newest_result(results, "languages"))) as f:
         languages = json.load(f)
-    with open(os.path.join(results, newest_result(results, "postgresql"))) as f:
-        postgresql = json.load(f)
+    # PostgreSQL's rows from the newer of the newest full run and the newest --postgresql run.
+    postgresql = result
+    if any(name.endswith("-postgresql.json") for name in os.listdir(results)):
+        alone = newest_result(results, "postgresql")
+        if result_order(alone) > result_order(newest):
+            with open(os.path.join(results, alone)) as f:
+                postgresql = json.load(f)
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
             "bench-postgresql": ("markdown", report.render_postgresql(postgresql)),
