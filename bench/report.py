@@ -155,7 +155,7 @@ def render_postgresql_summary(report):
             f"the durable `PUT` at **{r['put_random_vs_pgbench_write']:.2f}×** of pgbench running the six-statement write the store "
             f"used to send (random items; with pgbench's 10 connections its p99 at "
             f"**{r['put_random_pool_clients_p99_vs_pgbench_write']:.2f}×** of pgbench's), "
-            f"{r['put_zipf_vs_pgbench_write']:.2f}× on Zipf-popular items.\n")
+            f"{r['put_zipf_vs_pgbench_write']:.2f}× on Zipf-popular items. Targets and the whole table: docs/scaling.md.\n")
 
 
 def cpu_us(figures):
