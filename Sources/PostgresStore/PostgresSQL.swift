@@ -96,7 +96,8 @@ enum PostgresSQL {
     /// SQL for the score key of `count` ratings adding up to `sum` on a scale of `maxRating` stars
     /// under `ranking`, exactly as `BayesianScore.key` computes it: the score's numerator times
     /// 2^62 divided by its denominator, then the remainder's likewise, in `numeric`, which is
-    /// exact at any size; NULL for no ratings. `ScoreKeySQLTests` holds the two equal.
+    /// exact at any size; NULL for no ratings. `PipelinedWriteTests.scoreKeyMatchesSwift` holds the
+    /// two equal.
     static func scoreKey(count: String, sum: String, maxRating: String, _ ranking: RankingSettings) -> (high: String, low: String) {
         let (w, p, q) = (ranking.weight, ranking.priorTenThousandths, RankingSettings.priorScale)
         let span = "(CASE WHEN \(maxRating) = 1 THEN 1 ELSE \(maxRating) - 1 END)"
