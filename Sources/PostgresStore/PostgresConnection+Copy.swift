@@ -10,7 +10,7 @@ extension PostgresConnection {
     /// take or give rows (`expecting`: `PGRES_COPY_IN` or `PGRES_COPY_OUT`).
     func startCopy(_ sql: String, expecting: ExecStatusType, idle: Double) throws(PostgresError) {
         guard sql.withCString({ PQsendQuery(handle, $0) }) == 1 else { throw failure(.connection, sql) }
-        try flush(sql, idle: idle)
+        try flush(operation: sql, until: SystemClock.monotonicSeconds() + idle)
         while PQisBusy(handle) == 1 {
             try wait(for: Int16(POLLIN), until: SystemClock.monotonicSeconds() + idle, sql)
             guard PQconsumeInput(handle) == 1 else { throw failure(.connection, sql) }
@@ -36,7 +36,7 @@ extension PostgresConnection {
             guard sent == 0 else { throw failure(.connection, "COPY FROM STDIN") }
             try wait(for: Int16(POLLOUT), until: SystemClock.monotonicSeconds() + idle, "COPY FROM STDIN")
         }
-        try flush("COPY FROM STDIN", idle: idle)
+        try flush(operation: "COPY FROM STDIN", until: SystemClock.monotonicSeconds() + idle)
     }
 
     /// Ends a `COPY … FROM STDIN`; returns once the server has taken every row, or throws what it
@@ -71,16 +71,5 @@ extension PostgresConnection {
             }
         }
         _ = try collect(1, deadline: SystemClock.monotonicSeconds() + idle, operation: "COPY TO STDOUT")
-    }
-
-    /// Sends what libpq has queued.
-    private func flush(_ operation: String, idle: Double) throws(PostgresError) {
-        while true {
-            let flushed = PQflush(handle)
-            if flushed == 0 { return }
-            guard flushed > 0 else { throw failure(.connection, operation) }
-            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: SystemClock.monotonicSeconds() + idle, operation)
-            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
-        }
     }
 }

@@ -1,5 +1,4 @@
 internal import CLibPQ
-import Glibc
 
 /// One statement of a pipeline: its SQL (prepared once per connection, as `query` does) and its
 /// parameters as text, NULL for nil.
@@ -36,20 +35,13 @@ extension PostgresConnection {
             guard sent == 1 else { throw failure(.connection, statement.sql) }
         }
         guard PQpipelineSync(handle) == 1 else { throw failure(.connection, "PQpipelineSync") }
-        try flush(deadline: deadline, operation: operation)
+        try flush(operation: operation, until: deadline)
         var results: [PostgresResult] = []
         var firstError: PostgresError?
         for statement in statements {
-            var kept: PostgresResult?
-            while let raw = try nextResult(deadline: deadline, operation: statement.sql) {
-                let result = PostgresResult(raw)
-                switch PQresultStatus(raw) {
-                case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: kept = result
-                case PGRES_PIPELINE_ABORTED: break
-                default: if firstError == nil { firstError = result.error(operation: statement.sql) }
-                }
-            }
+            let (kept, error) = try self.results(of: statement.sql, deadline: deadline)
             if let kept { results.append(kept) }
+            if firstError == nil { firstError = error }
         }
         guard let sync = try nextResult(deadline: deadline, operation: operation), PQresultStatus(sync) == PGRES_PIPELINE_SYNC else {
             throw PostgresError(kind: .connection, sqlstate: "", operation: operation, message: "the pipeline ended without its sync")
@@ -59,15 +51,5 @@ extension PostgresConnection {
         finished = true
         if let firstError { throw firstError }
         return results
-    }
-
-    /// The next result libpq has for the pipeline, waiting for the server as needed; nil at the
-    /// end of one statement's results.
-    private func nextResult(deadline: Double, operation: String) throws(PostgresError) -> OpaquePointer? {
-        while PQisBusy(handle) == 1 {
-            try wait(for: Int16(POLLIN), until: deadline, operation)
-            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
-        }
-        return PQgetResult(handle)
     }
 }

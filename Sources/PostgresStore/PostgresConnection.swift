@@ -90,23 +90,8 @@ final class PostgresConnection {
     /// one (or the first error).
     func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
         guard sent == 1 else { throw failure(.connection, operation) }
-        try flush(deadline: deadline, operation: operation)
-        var last: PostgresResult?
-        var firstError: PostgresError?
-        while true {
-            while PQisBusy(handle) == 1 {
-                try wait(for: Int16(POLLIN), until: deadline, operation)
-                guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
-            }
-            guard let raw = PQgetResult(handle) else { break }
-            let result = PostgresResult(raw)
-            switch PQresultStatus(raw) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-                last = result
-            default:
-                if firstError == nil { firstError = result.error(operation: operation) }
-            }
-        }
+        try flush(operation: operation, until: deadline)
+        let (last, firstError) = try results(of: operation, deadline: deadline)
         if PQstatus(handle) == CONNECTION_BAD {
             isBroken = true
             throw firstError.map { PostgresError(kind: .connection, sqlstate: $0.sqlstate, operation: operation, message: $0.message) }
@@ -118,15 +103,44 @@ final class PostgresConnection {
     }
 
     /// Sends everything libpq has queued, reading what the server answers meanwhile so that
-    /// neither side's buffer fills.
-    func flush(deadline: Double, operation: String) throws(PostgresError) {
+    /// neither side's buffer fills. `deadline` is evaluated at each wait, so a caller may give
+    /// each wait its own (a COPY's idle time) or all of them one.
+    func flush(operation: String, until deadline: @autoclosure () -> Double) throws(PostgresError) {
         while true {
             let flushed = PQflush(handle)
             if flushed == 0 { return }
             if flushed < 0 { throw failure(.connection, operation) }
-            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: deadline, operation)
+            try wait(for: Int16(POLLOUT) | Int16(POLLIN), until: deadline(), operation)
             guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
         }
+    }
+
+    /// Reads every result of the command being answered, waiting for the server as needed:
+    /// the last that succeeded and the first error. A pipeline's statement skipped after an
+    /// earlier one failed counts as an error, after that earlier one.
+    func results(of operation: String, deadline: Double) throws(PostgresError) -> (last: PostgresResult?, error: PostgresError?) {
+        var last: PostgresResult?
+        var firstError: PostgresError?
+        while let raw = try nextResult(deadline: deadline, operation: operation) {
+            let result = PostgresResult(raw)
+            switch PQresultStatus(raw) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                last = result
+            default:
+                if firstError == nil { firstError = result.error(operation: operation) }
+            }
+        }
+        return (last, firstError)
+    }
+
+    /// The next result libpq has, waiting for the server as needed; nil at the end of one
+    /// command's results.
+    func nextResult(deadline: Double, operation: String) throws(PostgresError) -> OpaquePointer? {
+        while PQisBusy(handle) == 1 {
+            try wait(for: Int16(POLLIN), until: deadline, operation)
+            guard PQconsumeInput(handle) == 1 else { throw failure(.connection, operation) }
+        }
+        return PQgetResult(handle)
     }
 
     /// Waits until the socket is ready for `events`, or throws a timeout at `deadline`.
