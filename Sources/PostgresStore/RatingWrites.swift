@@ -25,11 +25,10 @@ struct RatingWrites: Sendable {
 
     func run(_ batch: [PendingSubmit], _ connection: PostgresConnection, _ deadline: Double) {
         // Stars no scale admits are refused alone, before any write.
-        let batch = batch.filter { pending in
-            guard !Scale.allowed.contains(pending.request.stars) else { return true }
+        for pending in batch where !Scale.allowed.contains(pending.request.stars) {
             pending.completion(Result { try alone(pending.request, connection, deadline) })
-            return false
         }
+        let batch = batch.filter { Scale.allowed.contains($0.request.stars) }
         if batch.count > 1 {
             do {
                 let outcomes = try written(batch.map(\.request), connection, deadline)
