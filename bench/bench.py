@@ -23,12 +23,11 @@ import argparse, http.client, json, os, statistics, subprocess, tempfile, time, 
 from copies import copies
 from languages import languages
 from postgres import postgresql
-from benchlib import (BENCH, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
+from benchlib import (BENCH, HOT, LOAD_CPU, ROOT, Nginx, PostgresCluster, PutFloor, RSSSampler, Server, SQLiteCeiling,
                       build_rated_items, build_reviewed_item, free_port, log, migrated_for_loading, median_cpu_run, median_ratio, read_ratios, remove_database, request, measure_once, seed, seed_rater, summarize, erasure_stall,
                       new_result_path, put_answer_bytes, write_ratios, wrk, wrk_command,
                       wrk_result, wrk_together)
 
-HOT = "/v1/items/bench-37"
 DISPLAY = "/v1/display?value=3.3&max=5"
 
 
@@ -74,7 +73,7 @@ def writes(binary, server, work, runs, seconds):
         log(f"  put_floor: {floors[-1]['rps']:.0f} req/s")
         handovers.append(floor.measure(seconds, f"h{run}", handover=True))
         log(f"  put_floor_handover: {handovers[-1]['rps']:.0f} req/s")
-        for items, server_runs, reference, ceiling_runs_ in (("random", puts, ceiling, ceilings), ("zipf", zipf_puts, zipf_ceiling, zipf_ceilings)):
+        for items, server_runs, reference, reference_rates in (("random", puts, ceiling, ceilings), ("zipf", zipf_puts, zipf_ceiling, zipf_ceilings)):
             database = os.path.join(work, f"writes-{run}-{items}.sqlite")
             fresh = Server(binary, database, os.path.join(work, f"writes-{run}-{items}.log"))
             try:
@@ -90,8 +89,8 @@ def writes(binary, server, work, runs, seconds):
             log(f"  put_rating ({items} items): {server_runs[-1]['requests']} ratings written")
             os.sync()
             # As many ratings as the server wrote; the time bound only guards against a stall.
-            ceiling_runs_.append(reference.run(seconds * 6, ratings=server_runs[-1]["requests"], run=server_runs[-1]["bench_run"], items=items))
-            log(f"  sqlite_ceiling ({items} items): {ceiling_runs_[-1]:.0f} ratings/s, steal {reference.steal_pct[-1]} %")
+            reference_rates.append(reference.run(seconds * 6, ratings=server_runs[-1]["requests"], run=server_runs[-1]["bench_run"], items=items))
+            log(f"  sqlite_ceiling ({items} items): {reference_rates[-1]:.0f} ratings/s, steal {reference.steal_pct[-1]} %")
     result = {"sqlite_ceiling_rps": {"median": statistics.median(ceilings), "runs": ceilings},
               "sqlite_ceiling_steal_pct": ceiling.steal_pct,
               "sqlite_ceiling_commit_ms": ceiling.commit_ms,

@@ -7,6 +7,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 # The server and every reference run on core 1, the load generator on core 0.
 SERVER_CPU, LOAD_CPU = "1", "0"
+# The hot summary every read row asks for: one of the 10,000 seeded items.
+HOT = "/v1/items/bench-37"
 PG_BIN = "/usr/lib/postgresql/15/bin"
 
 

@@ -3,9 +3,8 @@ summary's bytes from memory, in alternating rounds; and the time from start to `
 with every language file loaded."""
 import os, statistics, subprocess
 
-from benchlib import Nginx, Server, log, measure_once, median_ratio, remove_database, seed, summarize
+from benchlib import HOT, Nginx, Server, log, measure_once, median_ratio, remove_database, seed, summarize
 
-HOT = "/v1/items/bench-37"
 # What each run's requests carry in Accept-Language: none (English), a region with digits of its
 # own, a tag answered through an alias, and a phone's usual list of weighted ranges.
 ASKED = {"en": None, "ar_SA": "ar-SA", "zh_TW": "zh-TW, en;q=0.5", "ru": "ru-RU, ru;q=0.9, en;q=0.8"}

@@ -8,10 +8,9 @@ replicas on one database, and the erasure stall. The cluster is on this machine 
 service is pinned to one core, wrk and pgbench to the other, PostgreSQL free to use both."""
 import glob, os, re, shutil, statistics, subprocess
 
-from benchlib import (BENCH, LOAD_CPU, PG_BIN, PostgresCluster, Server, erasure_stall, log, measure_once, median_ratio, seed,
+from benchlib import (BENCH, HOT, LOAD_CPU, PG_BIN, PostgresCluster, Server, erasure_stall, log, measure_once, median_ratio, seed,
                       summarize, wrk_together)
 
-HOT = "/v1/items/bench-37"
 POOL = 10  # the service's default --database-pool
 POOL_SIZES = (2, 5, 10, 20)
 # How the PUT rows and pgbench's write choose items: pgbench's \set for each pattern of
