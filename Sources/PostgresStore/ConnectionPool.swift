@@ -20,6 +20,11 @@ final class ConnectionPool: Sendable {
     private let workers = Locked<[JoinableThread]>([])
     /// Whether a connection may be attempted now, after failures; shared by every worker.
     private let backoff: Locked<ReconnectBackoff>
+    private let roundTripCount = Locked(0)
+
+    /// How many times the pool's connections have waited for the server to answer
+    /// (`PostgresConnection.roundTrips`), the figure the tests hold each kind of write to.
+    var roundTrips: Int { roundTripCount.withLock { $0 } }
 
     init(_ configuration: PostgresConfiguration) throws {
         self.configuration = configuration
@@ -82,7 +87,8 @@ final class ConnectionPool: Sendable {
     private func connect(now: Double, deadline: Double) -> Result<PostgresConnection, PostgresError> {
         if let refusal = backoff.withLock({ $0.refusal(at: now) }) { return .failure(refusal) }
         do {
-            let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings", deadline: deadline)
+            let connection = try PostgresConnection(uri: configuration.uri, applicationName: "ratings", deadline: deadline,
+                                                roundTrips: roundTripCount)
             // Server-side limits behind the client's own deadline: no statement or lock wait runs
             // on after the request has been answered, and no transaction is left open.
             try connection.execute("""

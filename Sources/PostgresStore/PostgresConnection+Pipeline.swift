@@ -35,6 +35,7 @@ extension PostgresConnection {
             guard sent == 1 else { throw failure(.connection, statement.sql) }
         }
         guard PQpipelineSync(handle) == 1 else { throw failure(.connection, "PQpipelineSync") }
+        countRoundTrip()
         try flush(operation: operation, until: deadline)
         var results: [PostgresResult] = []
         var firstError: PostgresError?

@@ -1,5 +1,6 @@
 internal import CLibPQ
 import Glibc
+import Locking
 import Platform
 
 /// Owns one libpq connection, used by one thread at a time. Every call takes a deadline on the
@@ -12,9 +13,18 @@ final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// Set once a call fails in a way that leaves the connection unusable.
     private(set) var isBroken = false
+    /// How many commands or pipelines this connection, and every other sharing its counter, has
+    /// sent: each a wait for the server.
+    private let roundTripCount: Locked<Int>
+    var roundTrips: Int { roundTripCount.withLock { $0 } }
 
-    /// Connects to `uri` before `deadline`, then sets the session's server-side timeouts.
-    init(uri: String, applicationName: String, deadline: Double) throws(PostgresError) {
+    /// Counts a pipeline sent as one round trip (`collect` counts each command).
+    func countRoundTrip() { roundTripCount.withLock { $0 += 1 } }
+
+    /// Connects to `uri` before `deadline`, then sets the session's server-side timeouts; counts
+    /// its round trips in `roundTrips` (a pool's connections share one counter).
+    init(uri: String, applicationName: String, deadline: Double, roundTrips: Locked<Int> = Locked(0)) throws(PostgresError) {
+        roundTripCount = roundTrips
         let keywords = ["application_name", "dbname"]
         let values = [applicationName, uri]
         // Later keywords override earlier ones, and the expanded URI counts as `dbname`'s place,
@@ -90,6 +100,7 @@ final class PostgresConnection {
     /// one (or the first error).
     func collect(_ sent: Int32, deadline: Double, operation: String) throws(PostgresError) -> PostgresResult {
         guard sent == 1 else { throw failure(.connection, operation) }
+        countRoundTrip()
         try flush(operation: operation, until: deadline)
         let (last, firstError) = try results(of: operation, deadline: deadline)
         if PQstatus(handle) == CONNECTION_BAD {

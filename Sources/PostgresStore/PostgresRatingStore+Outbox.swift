@@ -6,40 +6,40 @@ public import RatingsCore
 extension PostgresRatingStore {
     /// Records `events` about `item` after a write that did not move its aggregates: moves the
     /// version with a statement of its own. Nothing when no webhooks listen or there are none.
-    func record(_ events: EventDraft, about item: ItemID, summary: ItemSummary, _ connection: PostgresConnection, _ deadline: Double) throws {
+    func record(_ events: EventDraft, about item: ItemID, summary: ItemSummary, _ transaction: PostgresTransaction) throws {
         guard let recorder = configuration.events, !events.types.isEmpty else { return }
-        let version = Int64(try connection.query(PostgresSQL.bumpVersion, [item.rawValue], deadline: deadline).int(0, 0))
-        try Self.append(recorder.entries(for: events.events(item: item, version: version, summary: summary)), connection, deadline)
+        let version = Int64(try transaction.query(PostgresSQL.bumpVersion, [item.rawValue]).int(0, 0))
+        transaction.send(Self.outbox(recorder.entries(for: events.events(item: item, version: version, summary: summary))))
     }
 
     /// Records `types` about `review`, with its item's summary as it now is.
-    func emitAbout(_ review: Review, _ types: [EventType], at milliseconds: Int64, _ connection: PostgresConnection,
-                   _ deadline: Double) throws {
+    func emitAbout(_ review: Review, _ types: [EventType], at milliseconds: Int64, _ transaction: PostgresTransaction) throws {
         guard configuration.events != nil, !types.isEmpty,
-              let row = try SummaryRow.first(of: connection.query(PostgresSQL.selectItem, [review.item.rawValue], deadline: deadline))
+              let row = try SummaryRow.first(of: transaction.query(PostgresSQL.selectItem, [review.item.rawValue]))
         else { return }
         try record(EventDraft(types, rater: review.rater, stars: review.stars.count, status: review.status, at: milliseconds),
-                   about: review.item, summary: row.summary(of: review.item), connection, deadline)
+                   about: review.item, summary: row.summary(of: review.item), transaction)
     }
 
     /// Records an event about no item (a rater's erasure).
-    func emit(_ event: ChangeEvent, _ connection: PostgresConnection, _ deadline: Double) throws {
+    func emit(_ event: ChangeEvent, _ transaction: PostgresTransaction) {
         guard let recorder = configuration.events else { return }
-        try Self.append(recorder.entries(for: [event]), connection, deadline)
+        transaction.send(Self.outbox(recorder.entries(for: [event])))
     }
 
-    static func append(_ entries: [OutboxEntry], _ connection: PostgresConnection, _ deadline: Double) throws {
-        for entry in entries {
-            try connection.query(PostgresSQL.insertOutbox, [entry.eventID, entry.endpoint, entry.type.rawValue, entry.payload,
-                                                            String(entry.createdAtMilliseconds)], deadline: deadline)
+    /// The statements that store `entries` in the outbox.
+    static func outbox(_ entries: [OutboxEntry]) -> [PipelinedStatement] {
+        entries.map { entry in
+            PipelinedStatement(PostgresSQL.insertOutbox, [entry.eventID, entry.endpoint, entry.type.rawValue, entry.payload,
+                                                          String(entry.createdAtMilliseconds)])
         }
     }
 
     public func claimDeliveries(for endpoint: String, nowMilliseconds: Int64, limit: Int, leaseMilliseconds: Int64,
                                 completion: @escaping StoreCompletion<[OutboxDelivery]>) {
-        write(completion) { connection, deadline in
-            let rows = try connection.query(PostgresSQL.claimDeliveries, [String(nowMilliseconds), String(nowMilliseconds + leaseMilliseconds),
-                                                                          String(limit), endpoint], deadline: deadline)
+        write(completion) { transaction in
+            let rows = try transaction.query(PostgresSQL.claimDeliveries, [String(nowMilliseconds), String(nowMilliseconds + leaseMilliseconds),
+                                                                           String(limit), endpoint], commit: true)
             return (0..<rows.rowCount).map { row in
                 let entry = OutboxEntry(eventID: rows.text(row, 1), endpoint: rows.text(row, 2),
                                         type: EventType(rawValue: rows.text(row, 3)) ?? .raterErased, payload: rows.text(row, 4),
@@ -76,14 +76,14 @@ extension PostgresRatingStore {
     }
 
     public func deliveryTotals(completion: @escaping StoreCompletion<[String: DeliveryTotals]>) {
-        snapshot(completion) { connection, deadline in
-            let rows = try connection.query(OutboxQueries.totals, deadline: deadline)
+        snapshot(completion) { transaction in
+            let rows = try transaction.query(OutboxQueries.totals)
             var totals: [String: DeliveryTotals] = [:]
             for row in 0..<rows.rowCount {
                 totals[rows.text(row, 0), default: DeliveryTotals()].add(rows.int(row, 2), in: rows.text(row, 1))
             }
             for endpoint in totals.keys {
-                let last = try connection.query(PostgresSQL.lastDeliveryError, [endpoint], deadline: deadline)
+                let last = try transaction.query(PostgresSQL.lastDeliveryError, [endpoint])
                 guard last.rowCount > 0 else { continue }
                 totals[endpoint]?.lastError = DeliveryError(atMilliseconds: Int64(last.int(0, 0)),
                                                             status: last.isNull(0, 1) ? nil : last.int(0, 1), error: last.optionalText(0, 2))

@@ -38,91 +38,97 @@ extension PostgresRatingStore: ReviewStore {
         }, completion: completion)
     }
 
+    /// Two round trips: the item locked and the rating and review read under the lock, then the
+    /// writes, the aggregates and COMMIT (the outbox rows and COMMIT a third, with webhooks).
     public func writeReview(_ request: ReviewWriteRequest, completion: @escaping StoreCompletion<ReviewWriteOutcome>) {
-        write(completion) { connection, deadline in
-            let item = try SummaryRow(connection.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.defaultScale.maxRating)],
-                                                       deadline: deadline))
-            let stars = try Stars(request.stars, on: item.scale)
-            let previous = try Self.stars(request.item, request.rater, connection, deadline)
+        write(completion) { transaction in
             let key = [request.item.rawValue, request.rater.rawValue]
-            let found = try connection.query(PostgresSQL.selectReview, key, deadline: deadline)
-            let existing = found.rowCount > 0 ? found.review(0) : nil
+            let read = try transaction.queries([PipelinedStatement(PostgresSQL.lockItem, [key[0], String(request.defaultScale.maxRating)]),
+                                                PipelinedStatement(PostgresSQL.selectStars, key),
+                                                PipelinedStatement(PostgresSQL.selectReview, key)])
+            let item = SummaryRow(read[0])
+            let stars = try Stars(request.stars, on: item.scale)
+            let previous = read[1].rowCount > 0 ? read[1].int(0, 0) : nil
+            let existing = read[2].rowCount > 0 ? read[2].review(0) : nil
             let (status, change) = request.status(replacing: existing)
-            try connection.query(PostgresSQL.upsertRating, [request.item.rawValue, request.rater.rawValue, String(stars.count),
-                                                            String(request.nowMilliseconds)], deadline: deadline)
-            let stored = try connection.query(PostgresSQL.upsertReview, key + [
+            transaction.send(PostgresSQL.upsertRating, key + [String(stars.count), String(request.nowMilliseconds)])
+            let stored = transaction.send(PostgresSQL.upsertReview, key + [
                 String(stars.count), request.title, request.body, request.language?.description, status.rawValue,
                 String(request.nowMilliseconds),
-            ], deadline: deadline).review(0)
-            if let change { try Self.append(change, key, connection, deadline) }
+            ])
+            if let change { Self.append(change, key, transaction) }
             let published = existing.map { $0.status.publishedChange(to: status) } ?? (status == .published ? 1 : 0)
             let types = EventRules.writeReview(previousStars: previous, newStars: stars.count, replacing: existing, text: request.text,
                                                change: change)
             let summary = try self.move(request.item, from: item, into: stars.count, outOf: previous, reviews: published,
                                         recording: EventDraft(types, rater: request.rater, stars: stars.count, status: status,
-                                                              at: request.nowMilliseconds), connection, deadline)
-            return ReviewWriteOutcome(review: stored, created: existing == nil, summary: summary, change: change)
+                                                              at: request.nowMilliseconds), transaction)
+            return ReviewWriteOutcome(review: try stored.get().review(0), created: existing == nil, summary: summary, change: change)
         }
     }
 
     public func removeReview(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        write(completion) { connection, deadline in
-            guard let item = try SummaryRow.first(of: connection.query(PostgresSQL.lockExistingItem, [request.item.rawValue], deadline: deadline)) else {
+        write(completion) { transaction in
+            // Without the item there is no review to delete.
+            let found = try transaction.queries([PipelinedStatement(PostgresSQL.lockExistingItem, [request.item.rawValue]),
+                                                 PipelinedStatement(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue])])
+            let removed = found[1]
+            guard let item = SummaryRow.first(of: found[0]) else {
                 return ClearOutcome(cleared: false, summary: .empty(request.item, on: request.defaultScale))
             }
-            let removed = try connection.query(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
             let status = ReviewStatus(rawValue: removed.text(0, 0)) ?? .pending
             var summary = item.summary(of: request.item)
             if status == .published {
-                let updated = try connection.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"], deadline: deadline)
+                let updated = try transaction.query(PostgresSQL.addReviews, [request.item.rawValue, "-1"])
                 summary = (SummaryRow.first(of: updated) ?? item).summary(of: request.item)
             }
             try self.record(EventDraft([.reviewRemoved], rater: request.rater, stars: removed.int(0, 1), status: status, at: request.nowMilliseconds),
-                            about: request.item, summary: summary, connection, deadline)
+                            about: request.item, summary: summary, transaction)
             return ClearOutcome(cleared: true, removedReview: true, summary: summary)
         }
     }
 
+    /// Two round trips: the review locked and the voter's vote read, then the vote, the counts
+    /// and COMMIT.
     public func vote(_ request: VoteRequest, completion: @escaping StoreCompletion<VoteOutcome>) {
-        write(completion) { connection, deadline in
-            let key = [request.item.rawValue, request.rater.rawValue]
-            let review = try request.target(Self.lockedReview(key, connection, deadline))
-            let found = try connection.query(PostgresSQL.selectVote, key + [request.voter.rawValue], deadline: deadline)
-            let old: Bool? = found.rowCount > 0 ? found.bool(0, 0) : nil
+        write(completion) { transaction in
+            let key = [request.item.rawValue, request.rater.rawValue], voter = request.voter.rawValue
+            let read = try transaction.queries([PipelinedStatement(PostgresSQL.lockReview, key),
+                                                PipelinedStatement(PostgresSQL.selectVote, key + [voter])])
+            let review = try request.target(read[0].rowCount > 0 ? read[0].review(0) : nil)
+            let old: Bool? = read[1].rowCount > 0 ? read[1].bool(0, 0) : nil
             if let helpful = request.helpful {
-                try connection.query(PostgresSQL.upsertVote, key + [request.voter.rawValue, helpful ? "true" : "false"], deadline: deadline)
+                transaction.send(PostgresSQL.upsertVote, key + [voter, helpful ? "true" : "false"])
             } else if old != nil {
-                try connection.query(PostgresSQL.deleteVote, key + [request.voter.rawValue], deadline: deadline)
+                transaction.send(PostgresSQL.deleteVote, key + [voter])
             }
             let outcome = request.outcome(on: review, replacing: old)
             let votes = outcome.review.votes
             if votes != review.votes {
-                try connection.query(PostgresSQL.setHelpful, key + [String(votes.up), String(votes.down), String(votes.score.key)],
-                                     deadline: deadline)
+                transaction.send(PostgresSQL.setHelpful, key + [String(votes.up), String(votes.down), String(votes.score.key)])
             }
             return outcome
         }
     }
 
     public func reply(_ request: ReplyRequest, completion: @escaping StoreCompletion<ReplyOutcome>) {
-        write(completion) { connection, deadline in
+        write(completion) { transaction in
             let key = [request.item.rawValue, request.rater.rawValue]
-            let review = try request.target(Self.lockedReview(key, connection, deadline))
+            let review = try request.target(Self.lockedReview(key, transaction))
             let outcome = request.outcome(on: review)
             let reply = outcome.review.reply
             if reply != review.reply {
-                try connection.query(PostgresSQL.setReply, key + [reply?.body, reply?.author, reply.map { String($0.updatedAtMilliseconds) }],
-                                     deadline: deadline)
-                try self.emitAbout(review, [.reviewReplied], at: request.nowMilliseconds, connection, deadline)
+                transaction.send(PostgresSQL.setReply, key + [reply?.body, reply?.author, reply.map { String($0.updatedAtMilliseconds) }])
+                try self.emitAbout(review, [.reviewReplied], at: request.nowMilliseconds, transaction)
             }
             return outcome
         }
     }
 
     /// The review at `key` (item, rater), its row locked until the transaction ends; nil when there is none.
-    static func lockedReview(_ key: [String], _ connection: PostgresConnection, _ deadline: Double) throws -> Review? {
-        let rows = try connection.query(PostgresSQL.lockReview, key, deadline: deadline)
+    static func lockedReview(_ key: [String], _ transaction: PostgresTransaction) throws -> Review? {
+        let rows = try transaction.query(PostgresSQL.lockReview, key)
         return rows.rowCount > 0 ? rows.review(0) : nil
     }
 }

@@ -120,54 +120,57 @@ public final class PostgresRatingStore: RatingStore {
     }
 
     public func clear(_ request: ClearRequest, completion: @escaping StoreCompletion<ClearOutcome>) {
-        write(completion) { connection, deadline in
-            guard let item = try SummaryRow.first(of: connection.query(PostgresSQL.lockExistingItem, [request.item.rawValue], deadline: deadline)) else {
+        write(completion) { transaction in
+            let key = [request.item.rawValue, request.rater.rawValue]
+            // Without the item there is no rating or review to delete: both statements find nothing.
+            let found = try transaction.queries([PipelinedStatement(PostgresSQL.lockExistingItem, [key[0]]),
+                                                 PipelinedStatement(PostgresSQL.deleteReview, key),
+                                                 PipelinedStatement(PostgresSQL.deleteRating, key)])
+            let (review, removed) = (found[1], found[2])
+            guard let item = SummaryRow.first(of: found[0]) else {
                 return ClearOutcome(cleared: false, summary: .empty(request.item, on: request.defaultScale))
             }
-            let review = try connection.query(PostgresSQL.deleteReview, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
-            let reviewsGone = review.rowCount > 0 && review.text(0, 0) == ReviewStatus.published.rawValue ? 1 : 0
-            let removed = try connection.query(PostgresSQL.deleteRating, [request.item.rawValue, request.rater.rawValue], deadline: deadline)
             guard removed.rowCount > 0 else { return ClearOutcome(cleared: false, summary: item.summary(of: request.item)) }
+            let reviewsGone = review.rowCount > 0 && review.text(0, 0) == ReviewStatus.published.rawValue ? 1 : 0
             let status = review.rowCount > 0 ? ReviewStatus(rawValue: review.text(0, 0)) : nil
             let events = EventDraft(EventRules.clear(cleared: true, removedReview: review.rowCount > 0), rater: request.rater, stars: nil,
                                     status: status, at: request.nowMilliseconds)
             let summary = try self.move(request.item, from: item, into: nil, outOf: removed.int(0, 0), reviews: -reviewsGone, recording: events,
-                                        connection, deadline)
+                                        transaction)
             return ClearOutcome(cleared: true, removedReview: review.rowCount > 0, summary: summary)
         }
     }
 
     public func configure(_ request: ConfigureRequest, completion: @escaping StoreCompletion<ConfigureOutcome>) {
-        write(completion) { connection, deadline in
-            let item = try SummaryRow(connection.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.scale.maxRating)],
-                                                       deadline: deadline))
+        write(completion) { transaction in
+            let item = try SummaryRow(transaction.query(PostgresSQL.lockItem, [request.item.rawValue, String(request.scale.maxRating)]))
             if item.count > 0, item.scale != request.scale {
                 throw RatingError.scaleConflict(current: item.scale, requested: request.scale, ratingCount: item.count)
             }
-            let updated = try SummaryRow(connection.query(PostgresSQL.setScale, [request.item.rawValue, String(request.scale.maxRating)],
-                                                          deadline: deadline))
+            let updated = try SummaryRow(transaction.query(PostgresSQL.setScale, [request.item.rawValue, String(request.scale.maxRating)]))
             let summary = updated.summary(of: request.item)
             try self.record(EventDraft(EventRules.configure(before: item, scale: request.scale), rater: nil, stars: nil, at: request.nowMilliseconds),
-                            about: request.item, summary: summary, connection, deadline)
+                            about: request.item, summary: summary, transaction)
             return ConfigureOutcome(created: !item.isScaleExplicit, summary: summary)
         }
     }
 
-    /// Runs `body` in a transaction on a pooled connection, again from the start after a
-    /// serialization failure or deadlock; the result is delivered once COMMIT has returned.
+    /// Runs `body` in a transaction on a pooled connection (`PostgresTransaction`: its statements
+    /// in as few round trips as it allows), again from the start after a serialization failure or
+    /// deadlock; the result is delivered once COMMIT has returned.
     func write<T: Sendable>(_ completion: @escaping StoreCompletion<T>, begin: String = "BEGIN",
-                            _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
+                            _ body: @escaping @Sendable (PostgresTransaction) throws -> T) {
         let retries = configuration.maxRetries
         pool.run({ connection, deadline in
             var attempt = 0
             while true {
+                let transaction = PostgresTransaction(connection, begin: begin, deadline: deadline)
                 do {
-                    try connection.execute(begin, deadline: deadline)
-                    let value = try body(connection, deadline)
-                    try connection.execute("COMMIT", deadline: deadline)
+                    let value = try body(transaction)
+                    try transaction.commit()
                     return value
                 } catch {
-                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK", deadline: deadline) }
+                    transaction.rollBack()
                     if let failure = error as? PostgresError, failure.isRetryable, attempt < retries {
                         attempt += 1
                         continue
@@ -179,45 +182,45 @@ public final class PostgresRatingStore: RatingStore {
     }
 
     /// Runs the reads of `body` in one snapshot (a read-only REPEATABLE READ transaction).
-    func snapshot<T: Sendable>(_ completion: @escaping StoreCompletion<T>,
-                               _ body: @escaping @Sendable (PostgresConnection, Double) throws -> T) {
+    func snapshot<T: Sendable>(_ completion: @escaping StoreCompletion<T>, _ body: @escaping @Sendable (PostgresTransaction) throws -> T) {
         write(completion, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
-    }
-
-    static func stars(_ item: ItemID, _ rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int? {
-        let rows = try connection.query(PostgresSQL.selectStars, [item.rawValue, rater.rawValue], deadline: deadline)
-        return rows.rowCount > 0 ? rows.int(0, 0) : nil
     }
 
     /// Updates count, sum, histogram, score key (and, recording `events`, the version, with their
     /// outbox rows) in the same transaction as the rating row, from the locked item's row as it
-    /// was and the change.
+    /// was and the change. The write's last statement: without events to record, COMMIT goes
+    /// with it.
     func move(_ item: ItemID, from row: SummaryRow, into new: Int?, outOf old: Int?, reviews: Int = 0, recording events: EventDraft? = nil,
-              _ connection: PostgresConnection, _ deadline: Double) throws -> ItemSummary {
+              _ transaction: PostgresTransaction) throws -> ItemSummary {
         let moved = row.moving(into: new, outOf: old)
         let key = configuration.ranking.key(count: moved.count, sum: moved.sum, scale: moved.scale)
         let recording = configuration.events != nil && !(events?.types.isEmpty ?? true)
-        let rows = try connection.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
-                                                                 key.high.map(String.init), key.low.map(String.init), String(reviews),
-                                                                 recording ? "1" : "0"],
-                                        deadline: deadline)
+        let rows = try transaction.query(PostgresSQL.applyDelta, [item.rawValue, new.map(String.init), old.map(String.init),
+                                                                  key.high.map(String.init), key.low.map(String.init), String(reviews),
+                                                                  recording ? "1" : "0"],
+                                         commit: !recording)
         guard let updated = SummaryRow.first(of: rows) else {
             throw PostgresError(kind: .server, sqlstate: "", operation: PostgresSQL.applyDelta, message: "the item row vanished inside its transaction")
         }
         let summary = updated.summary(of: item)
         if recording, let recorder = configuration.events, let events {
-            try Self.append(recorder.entries(for: events.events(item: item, version: updated.version, summary: summary)), connection, deadline)
+            transaction.send(Self.outbox(recorder.entries(for: events.events(item: item, version: updated.version, summary: summary))))
         }
         return summary
     }
 
+    /// Erases a rater in two round trips: the locks and every removal in the first (each
+    /// statement answering what it removed), the keys computed from those answers, the events and
+    /// COMMIT in the second.
     public func erase(_ rater: RaterID, completion: @escaping StoreCompletion<Erasure>) {
         let ranking = configuration.ranking
-        write(completion) { connection, deadline in
-            try connection.query(PostgresSQL.lockRaterItems, [rater.rawValue], deadline: deadline)
-            let votes = try Self.eraseVotes(of: rater, connection, deadline)
-            let reviewed = try Self.eraseReviews(of: rater, connection, deadline)
-            let rows = try connection.query(PostgresSQL.eraseRater, [rater.rawValue], deadline: deadline)
+        write(completion) { transaction in
+            let removals = try transaction.queries([PostgresSQL.lockRaterItems, PostgresSQL.eraseVoterVotes, PostgresSQL.eraseRaterReviews,
+                                                    PostgresSQL.eraseRater, PostgresSQL.deleteFlaggerFlags, PostgresSQL.deleteAuthorHistory]
+                .map { PipelinedStatement($0, [rater.rawValue]) })
+            let votes = Self.rescoreReviews(afterErasingVotes: removals[1], transaction)
+            let reviews = removals[2], rows = removals[3]
+            let reviewed = Set((0..<reviews.rowCount).map { ItemID(stored: reviews.text($0, 0)) })
             var ids: [String] = [], highs: [Int?] = [], lows: [Int?] = [], removed = 0, erased: [(ItemID, EventDraft, ItemSummary)] = []
             let now = SystemClock.wallMilliseconds()
             for row in 0..<rows.rowCount {
@@ -232,22 +235,18 @@ public final class PostgresRatingStore: RatingStore {
                 removed += rows.int(row, 1 + SummaryRow.columnCount)
             }
             if !ids.isEmpty {
-                try connection.query(PostgresSQL.setScores, [PostgresSQL.textArray(ids), PostgresSQL.integerArray(highs),
-                                                             PostgresSQL.integerArray(lows)], deadline: deadline)
+                transaction.send(PostgresSQL.setScores, [PostgresSQL.textArray(ids), PostgresSQL.integerArray(highs), PostgresSQL.integerArray(lows)])
             }
-            let flags = try connection.query(PostgresSQL.deleteFlaggerFlags, [rater.rawValue], deadline: deadline).affectedRows
-            try connection.query(PostgresSQL.deleteAuthorHistory, [rater.rawValue], deadline: deadline)
-            let erasure = Erasure(ratings: removed, reviews: reviewed.count, votes: votes, flags: flags)
-            for (item, events, summary) in erased { try self.record(events, about: item, summary: summary, connection, deadline) }
-            try self.emit(ChangeEvent(type: .raterErased, atMilliseconds: now, subject: .rater(rater, erasure)), connection, deadline)
+            let erasure = Erasure(ratings: removed, reviews: reviews.rowCount, votes: votes, flags: removals[4].affectedRows)
+            for (item, events, summary) in erased { try self.record(events, about: item, summary: summary, transaction) }
+            self.emit(ChangeEvent(type: .raterErased, atMilliseconds: now, subject: .rater(rater, erasure)), transaction)
             return erasure
         }
     }
 
-    /// Removes the votes the rater gave and moves the counts and helpful keys of the reviews they
-    /// were on; returns how many were removed.
-    private static func eraseVotes(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Int {
-        let rows = try connection.query(PostgresSQL.eraseVoterVotes, [rater.rawValue], deadline: deadline)
+    /// Stores the helpful keys of the reviews whose counts `eraseVoterVotes` moved (`rows`, its
+    /// answer); returns how many votes it removed.
+    private static func rescoreReviews(afterErasingVotes rows: PostgresResult, _ transaction: PostgresTransaction) -> Int {
         guard rows.rowCount > 0 else { return 0 }
         var items: [String] = [], authors: [String] = [], keys: [Int?] = [], removed = 0
         for row in 0..<rows.rowCount {
@@ -256,20 +255,7 @@ public final class PostgresRatingStore: RatingStore {
             keys.append(Int(HelpfulScore(up: rows.int(row, 2), down: rows.int(row, 3)).key))
             removed += rows.int(row, 4)
         }
-        try connection.query(PostgresSQL.setHelpfulKeys, [PostgresSQL.textArray(items), PostgresSQL.textArray(authors),
-                                                          PostgresSQL.integerArray(keys)], deadline: deadline)
+        transaction.send(PostgresSQL.setHelpfulKeys, [PostgresSQL.textArray(items), PostgresSQL.textArray(authors), PostgresSQL.integerArray(keys)])
         return removed
-    }
-
-    /// Removes the rater's reviews and takes the published ones out of their items' counts;
-    /// returns the items they were on.
-    private static func eraseReviews(of rater: RaterID, _ connection: PostgresConnection, _ deadline: Double) throws -> Set<ItemID> {
-        let rows = try connection.query(PostgresSQL.eraseRaterReviews, [rater.rawValue], deadline: deadline)
-        let published = (0..<rows.rowCount).filter { rows.text($0, 1) == ReviewStatus.published.rawValue }.map { rows.text($0, 0) }
-        if !published.isEmpty {
-            try connection.query(PostgresSQL.subtractReviews, [PostgresSQL.textArray(published),
-                                                               PostgresSQL.integerArray(published.map { _ in 1 })], deadline: deadline)
-        }
-        return Set((0..<rows.rowCount).map { ItemID(stored: rows.text($0, 0)) })
     }
 }

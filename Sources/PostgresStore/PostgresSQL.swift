@@ -199,14 +199,14 @@ enum PostgresSQL {
         WHERE reviews.item_id = v.item_id AND reviews.rater_id = v.rater_id
         """
 
-    /// Removes every review of a rater (their votes go with them); returns each one's item and status.
-    static let eraseRaterReviews = "DELETE FROM reviews WHERE rater_id = $1 RETURNING item_id, status"
-
-    /// Takes published reviews out of many items' counts (arrays of item ids and counts).
-    static let subtractReviews = """
-        UPDATE items SET review_count = review_count - v.n
-        FROM unnest($1::text[], $2::int[]) AS v(item_id, n)
-        WHERE items.item_id = v.item_id
+    /// Removes every review of a rater (their votes go with them) and takes the published ones
+    /// out of their items' counts, in one statement; returns each removed review's item and
+    /// status.
+    static let eraseRaterReviews = """
+        WITH gone AS (DELETE FROM reviews WHERE rater_id = $1 RETURNING item_id, status),
+        published AS (SELECT item_id, count(*)::int AS n FROM gone WHERE status = 'published' GROUP BY item_id),
+        counted AS (UPDATE items AS i SET review_count = i.review_count - p.n FROM published AS p WHERE i.item_id = p.item_id)
+        SELECT item_id, status FROM gone
         """
 
     /// Several items and one rater's stars on each, in one snapshot (one statement).

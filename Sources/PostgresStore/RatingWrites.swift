@@ -97,8 +97,7 @@ struct RatingWrites: Sendable {
                 }
             }
             if recorder != nil {
-                try PostgresRatingStore.append(entries, connection, deadline)
-                try connection.execute("COMMIT", deadline: deadline)
+                _ = try connection.pipeline(PostgresRatingStore.outbox(entries) + [PipelinedStatement("COMMIT")], deadline: deadline)
             }
             return outcomes
         } catch {

@@ -93,7 +93,7 @@ struct PipelinedWriteTests {
 
 /// A store on a fresh database whose pool has one connection, so that concurrent requests wait
 /// for its one worker and batch.
-private func storeOfOneConnection() throws -> PostgresRatingStore {
+func storeOfOneConnection() throws -> PostgresRatingStore {
     var configuration = PostgresConfiguration(uri: try PostgresCluster.shared().freshDatabaseURI())
     configuration.poolSize = 1
     return try PostgresRatingStore(configuration)
