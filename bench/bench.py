@@ -18,7 +18,7 @@ a table says otherwise. Writes bench/results/<date>-<kind>.json (<date>-<n>-<kin
 day's nth run); bench/report.py renders it.
 Run it with scripts/bench.sh.
 """
-import argparse, http.client, json, os, statistics, subprocess, tempfile, time, urllib.parse, urllib.request
+import argparse, http.client, json, os, re, statistics, subprocess, tempfile, time, urllib.parse, urllib.request
 
 from copies import copies
 from languages import languages
@@ -63,7 +63,7 @@ def writes(binary, server, work, runs, seconds):
     answers as long as the server's) under the same load, on a fresh database of its own, and
     then the same floor with the service's hand-over (a writer thread doing the SQL and nothing
     else, as the service's must). Every one of them writes to items drawn uniformly at random
-    from the 10,000 (put-ratings.lua's and the C programs' BENCH_ITEMS); then the server and the
+    from the 10,000 (BENCH_ITEMS of bench/items.lua and of the C programs); then the server and the
     reference once more on Zipf-popular items, the shape of real popularity."""
     ceiling, zipf_ceiling = SQLiteCeiling(work), SQLiteCeiling(work)
     floor = PutFloor(work, put_answer_bytes(server.base))
@@ -448,7 +448,7 @@ def main():
         return section_only(args, "postgresql", postgresql)
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = binary_commit(args.binary)
     report = {"command": "scripts/bench.sh" + (" --quick" if args.quick else ""), "commit": commit,
               "date": time.strftime("%Y-%m-%d"), "machine": machine(), "runs": args.runs, "seconds": args.seconds}
     try:
@@ -497,7 +497,7 @@ def section_only(args, name, measure):
     """One section of the benchmark alone, written to bench/results/DATE-NAME.json."""
     work = tempfile.mkdtemp(prefix="ratings-bench-")
     os.chmod(work, 0o755)  # the postgres user creates its cluster below it
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = binary_commit(args.binary)
     runs = f" --runs {args.runs}" if args.runs != 3 else ""
     report = {"command": f"scripts/bench.sh --{name}{runs}", "commit": commit, "date": time.strftime("%Y-%m-%d"),
               "machine": machine(), "runs": args.runs, "seconds": args.seconds}
@@ -512,6 +512,15 @@ def section_only(args, name, measure):
         f.write("\n")
     subprocess.run(["python3", os.path.join(BENCH, "report.py"), out], check=True)
     print(f"\nwritten to {os.path.relpath(out, ROOT)}")
+
+
+def binary_commit(binary):
+    """The commit the measured binary was built from (its `--version`), which is HEAD's unless
+    --binary names another build; HEAD's when the binary does not say."""
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
+    match = re.search(r"commit ([0-9a-f]{7})", version)
+    return match.group(1) if match else subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                                       text=True).stdout.strip()
 
 
 def machine():

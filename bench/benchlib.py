@@ -107,10 +107,11 @@ def wrk_command(url, connections, seconds, script, run, env_extra=None):
     report = os.path.join(BENCH, "wrk-report.lua")
     path = report
     if script:
-        # wrk takes one script: the scenario with the shared report function after it.
+        # wrk takes one script: the scenario between the shared choice of items and the shared
+        # report function.
         combined = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False, dir=_scripts_folder())
-        with open(os.path.join(BENCH, script)) as part, open(report) as shared:
-            combined.write(part.read() + "\n" + shared.read())
+        with open(os.path.join(BENCH, "items.lua")) as items, open(os.path.join(BENCH, script)) as part, open(report) as shared:
+            combined.write(items.read() + "\n" + part.read() + "\n" + shared.read())
         combined.close()
         path = combined.name
     # The run id becomes part of rater ids (bench/put-ratings.lua): identifier characters, unique
@@ -370,6 +371,18 @@ def seed(port, items=10_000):
     pipelined(port, [put_request(f"bench-{i}", f"seed-{i}", 4) for i in range(items)], {201})
 
 
+def seed_reviews(port, items=10_000):
+    """A review on each of `items` items bench-0..., item bench-N's by author-N, for
+    bench/put-votes.lua to vote on."""
+    pipelined(port, [review_request(f"bench-{i}", f"author-{i}") for i in range(items)], {201})
+
+
+def review_request(item, rater):
+    body = b'{"stars":4,"body":"The broth was deep and the noodles fresh."}'
+    return (b"PUT /v1/items/%s/reviews/%s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (item.encode(), rater.encode(), len(body), body))
+
+
 def seed_rater(port, rater, items=10_000):
     """`items` ratings by one rater (the server must run with --write-rate 0)."""
     pipelined(port, [put_request(f"bench-{i}", rater, i % 5 + 1) for i in range(items)], {200, 201})
@@ -627,7 +640,7 @@ class PutFloor:
         return process, match.group(1)
 
     def measure(self, seconds, run, handover=False, items="random"):
-        """One run of the `PUT` load, on `items` (put-ratings.lua's BENCH_ITEMS), on a fresh one
+        """One run of the `PUT` load, on `items` (bench/items.lua's BENCH_ITEMS), on a fresh one
         (measure_once's figures, CPU per request included), after a sync, as the service's runs
         start."""
         process, base = self.start(handover)

@@ -3,18 +3,18 @@ beside pgbench running the service's own statements on the same database with th
 of clients (bench/pgbench-select.sql; bench/pgbench-write.sql, the six-statement write the store
 sent before it went to one round trip), in alternating rounds, the PUTs on uniformly random
 items and on Zipf-popular ones, and once more with pgbench's number of connections for the
-latency; then the GET and PUT with pools of 2, 5, 10 and 20 connections, two
-replicas on one database, and the erasure stall. The cluster is on this machine with fsync on; the
+latency, and the other hot writes (a review PUT, a helpfulness vote PUT); then the GET and PUT
+with pools of 2, 5, 10 and 20 connections, two replicas on one database, and the erasure stall. The cluster is on this machine with fsync on; the
 service is pinned to one core, wrk and pgbench to the other, PostgreSQL free to use both."""
 import glob, os, re, shutil, statistics, subprocess
 
 from benchlib import (BENCH, HOT, LOAD_CPU, PG_BIN, PostgresCluster, Server, erasure_stall, log, measure_once, median_ratio, seed,
-                      summarize, wrk_together)
+                      seed_reviews, summarize, wrk_together)
 
 POOL = 10  # the service's default --database-pool
 POOL_SIZES = (2, 5, 10, 20)
 # How the PUT rows and pgbench's write choose items: pgbench's \set for each pattern of
-# bench/put-ratings.lua's BENCH_ITEMS.
+# bench/items.lua's BENCH_ITEMS.
 PATTERNS = {"random": r"\set item random(0, 9999)", "zipf": r"\set item random_zipfian(0, 9999, 1.01)"}
 
 
@@ -23,10 +23,11 @@ def postgresql(binary, work, runs, seconds):
     try:
         uri = cluster.new_database()
         rounds = {"get_summary": [], "pgbench_select": [], **{f"put_{p}": [] for p in PATTERNS}, **{f"pgbench_write_{p}": [] for p in PATTERNS},
-                  "put_random_pool_clients": []}
+                  "put_random_pool_clients": [], "put_review_random": [], "put_vote_random": []}
         one = Server(binary, uri, os.path.join(work, "pg-1.log"))
         try:
             seed(one.port)
+            seed_reviews(one.port)
             for run in range(runs):
                 rounds["get_summary"].append(measure_once(one.base + HOT, seconds=seconds, cpu_pids=one.pids))
                 rounds["pgbench_select"].append(pgbench(cluster, uri, os.path.join(BENCH, "pgbench-select.sql"), seconds, work))
@@ -37,6 +38,10 @@ def postgresql(binary, work, runs, seconds):
                 # Latency is compared at pgbench's concurrency: as many connections as it has clients.
                 rounds["put_random_pool_clients"].append(measure_once(one.base + "/", connections=POOL, seconds=seconds, script="put-ratings.lua",
                                                                       run=f"pg{run}c", env_extra={"BENCH_ITEMS": "random"}))
+                # The other hot writes: a review (with its rating) and a helpfulness vote, on random items.
+                for name, script in (("put_review_random", "put-reviews.lua"), ("put_vote_random", "put-votes.lua")):
+                    rounds[name].append(measure_once(one.base + "/", seconds=seconds, script=script, run=f"pg{run}{name[4]}",
+                                                     env_extra={"BENCH_ITEMS": "random"}))
                 log("  " + ", ".join(f"{name} {values[-1]['rps']:,.0f}" for name, values in rounds.items()) + " req/s")
         finally:
             one.stop()

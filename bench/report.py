@@ -128,6 +128,11 @@ def render_postgresql(report):
             c10 = pg["put_random_pool_clients"]
             lines.append(row("durable `PUT`, random items, 10 connections like pgbench's clients", rps(c10["rps"]), ms(c10["p50_ms"]),
                              ms(c10["p99_ms"]), c10["errors"], f"p99 {r['put_random_pool_clients_p99_vs_pgbench_write']:.2f}×"))
+    # Runs before the review and vote rows were added have none.
+    for name, label in (("put_review_random", "durable review `PUT` (with its rating), random items"),
+                        ("put_vote_random", "durable helpfulness vote `PUT`, random items")):
+        if name in pg:
+            lines.append(row(label, rps(pg[name]["rps"]), ms(pg[name]["p50_ms"]), ms(pg[name]["p99_ms"]), pg[name]["errors"], ""))
     two = pg["two_replicas"]
     lines.append(row("two replicas: `GET /v1/items/{id}`", rps(two["get_summary"]["rps"]), ms(two["get_summary"]["p50_ms"]),
                      ms(two["get_summary"]["p99_ms"]), two["get_summary"]["errors"], ""))

@@ -10,7 +10,7 @@
  * server has just written into a database as fresh as its own. RATINGS_PER_COMMIT (from the
  * environment, 64 by default, which the benchmark keeps) sets the group size for a comparison at the
  * server's own group size (scripts/count-wal-frames.sh runs it so). BENCH_ITEMS (from the
- * environment) chooses the items as bench/put-ratings.lua does: "sequential" (the default, the
+ * environment) chooses the items as bench/items.lua does: "sequential" (the default, the
  * counter modulo 10,000), "random" (uniform) or "zipf" (s = 1.01, item 0 the most rated).
  *
  *   sqlite-ceiling DATABASE SECONDS RATINGS MIGRATION.sql...

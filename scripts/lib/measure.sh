@@ -7,10 +7,10 @@ binary=.build/release/ratings
 scripts/setup.sh --bench
 [ "$binary" != .build/release/ratings ] || swift build -c release --product ratings >/dev/null
 
-# wrk_script DIR [SCRIPT]: prints wrk's `-s FILE` arguments for bench/SCRIPT with the shared
-# report function after it (wrk takes one script), or nothing when no script is given.
+# wrk_script DIR [SCRIPT]: prints wrk's `-s FILE` arguments for bench/SCRIPT between the shared choice
+# of items (bench/items.lua) and report function (wrk takes one script), or nothing without a script.
 wrk_script() {
     [ -n "${2:-}" ] || return 0
-    cat "bench/$2" bench/wrk-report.lua >"$1/s.lua"
+    cat bench/items.lua "bench/$2" bench/wrk-report.lua >"$1/s.lua"
     echo "-s $1/s.lua"
 }
