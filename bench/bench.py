@@ -293,10 +293,12 @@ def review_writes(binary, work, runs, seconds):
 def webhooks(binary, work, runs, seconds):
     """Durable rating PUTs with one webhook endpoint subscribed to every event and answering after
     50 ms (bench/slow-endpoint.py), and with one that is down (refusing every connection), beside
-    the same PUTs without webhooks, each round all three on fresh
-    databases after a sync; then how fast one process empties an outbox of queued events into an
-    endpoint that answers at once (nginx returning 204 from memory on the other core)."""
+    the same PUTs without webhooks and the write reference (bench/sqlite-ceiling.c writing as many
+    ratings), each round all four on fresh databases after a sync and on random items; then how
+    fast one process empties an outbox of queued events into an endpoint that answers at once
+    (nginx returning 204 from memory on the other core)."""
     rounds = {"put_rating": [], "put_rating_webhooks": [], "put_rating_webhook_down": []}
+    reference, reference_rates = SQLiteCeiling(work), []
     slow_port = free_port()
     slow = subprocess.Popen(["python3", os.path.join(BENCH, "slow-endpoint.py"), str(slow_port), "50"])
     hooks, down_hooks = os.path.join(work, "hooks.json"), os.path.join(work, "down-hooks.json")
@@ -312,16 +314,24 @@ def webhooks(binary, work, runs, seconds):
                     seed(fresh.port)
                     os.sync()
                     rounds[name].append(measure_once(fresh.base + "/", seconds=seconds, script="put-ratings.lua", run=f"w{run}{name[-1]}",
-                                                     cpu_pids=fresh.pids))
+                                                     cpu_pids=fresh.pids, env_extra={"BENCH_ITEMS": "random"}))
                 finally:
                     fresh.stop()
                 remove_database(database)
                 log(f"  {name}: {rounds[name][-1]['rps']:.0f} req/s")
+            os.sync()
+            # As many ratings as the server without webhooks wrote, on items drawn the same way.
+            written = rounds["put_rating"][-1]
+            reference_rates.append(reference.run(seconds * 6, ratings=written["requests"], run=written["bench_run"], items="random"))
+            log(f"  sqlite_ceiling: {reference_rates[-1]:.0f} ratings/s")
     finally:
         slow.kill()
     result = {name: summarize(name, values) for name, values in rounds.items()}
+    result["sqlite_ceiling_rps"] = {"median": statistics.median(reference_rates), "runs": reference_rates}
     result["ratios"] = {"put_rating_webhooks_vs_put_rating": median_ratio(rounds["put_rating_webhooks"], rounds["put_rating"]),
-                        "put_rating_webhook_down_vs_put_rating": median_ratio(rounds["put_rating_webhook_down"], rounds["put_rating"])}
+                        "put_rating_webhook_down_vs_put_rating": median_ratio(rounds["put_rating_webhook_down"], rounds["put_rating"]),
+                        **{f"{name}_vs_sqlite_ceiling": statistics.median(r["rps"] / c for r, c in zip(values, reference_rates))
+                           for name, values in rounds.items()}}
     result["deliveries"] = webhook_drain(binary, work)
     return result
 

@@ -591,19 +591,26 @@ def render_webhooks(report):
     """docs/performance.md's webhooks part (`scripts/bench.sh --webhooks`, or the full run's)."""
     w = report["webhooks"]
     lines = [measured_on_cores(report), "",
-             "Durable rating `PUT`s on fresh databases, without webhooks, with one endpoint subscribed to every event "
+             "Durable rating `PUT`s on random items on fresh databases, without webhooks, with one endpoint subscribed to every event "
              "that answers after 50 ms (its events wait in the outbox; the writes only add rows), and with one that is down "
-             "(every connection refused; it rests between attempts), then one process "
+             "(every connection refused; it rests between attempts), beside the write reference (bench/sqlite-ceiling.c, SQLite "
+             "called from C with the store's statements, writing as many ratings on items drawn the same way); then one process "
              "emptying an outbox of 20,000 queued events into an endpoint that answers at once (nginx returning 204 on the other core):", "",
-             row("", "req/s", "p50 ms", "p99 ms", "errors", "written per `PUT`", "vs without"), "|---|---:|---:|---:|---:|---:|---:|"]
+             row("", "req/s", "p50 ms", "p99 ms", "errors", "written per `PUT`", "vs without", "vs the reference"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    reference = w.get("sqlite_ceiling_rps")
+    if reference:
+        lines.append(row("the reference, SQLite from C", rps(reference["median"]), "", "", "", "", "", "reference"))
     for label, name in (("`PUT`, no webhooks", "put_rating"), ("`PUT`, a 50 ms endpoint subscribed to `*`", "put_rating_webhooks"),
                         ("`PUT`, an endpoint that is down subscribed to `*`", "put_rating_webhook_down")):
         if name not in w:
             continue
         p = w[name]
         ratio = w["ratios"].get(f"{name}_vs_put_rating")
+        against = w["ratios"].get(f"{name}_vs_sqlite_ceiling")
         written = f"{p['written_bytes']:,.0f} B" if "written_bytes" in p else "–"
-        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], written, f"{ratio:.2f}×" if ratio else "reference"))
+        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], written, f"{ratio:.2f}×" if ratio else "reference",
+                         f"{against:.2f}×" if against else "–"))
     d = w["deliveries"]
     lines += ["", f"Deliveries: {d['events']:,} events in {d['seconds']:.2f} s, **{d['per_second']:,} a second** from one process."]
     return "\n".join(lines) + "\n"
