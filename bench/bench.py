@@ -294,7 +294,8 @@ def webhooks(binary, work, runs, seconds):
     """Durable rating PUTs with one webhook endpoint subscribed to every event and answering after
     50 ms (bench/slow-endpoint.py), and with one that is down (refusing every connection), beside
     the same PUTs without webhooks and the write reference (bench/sqlite-ceiling.c writing as many
-    ratings), each round all four on fresh databases after a sync and on random items; then how
+    ratings), each round all four on fresh databases after a sync and on random items, the three
+    servers in another order each round; then how
     fast one process empties an outbox of queued events into an endpoint that answers at once
     (nginx returning 204 from memory on the other core)."""
     rounds = {"put_rating": [], "put_rating_webhooks": [], "put_rating_webhook_down": []}
@@ -305,9 +306,11 @@ def webhooks(binary, work, runs, seconds):
     try:
         write_hooks(hooks, slow_port)
         write_hooks(down_hooks, free_port())  # nothing listens there: every attempt is refused
+        setups = [("put_rating", ()), ("put_rating_webhooks", ("--webhooks", hooks)), ("put_rating_webhook_down", ("--webhooks", down_hooks))]
         for run in range(runs):
-            for name, extra in (("put_rating", ()), ("put_rating_webhooks", ("--webhooks", hooks)),
-                                ("put_rating_webhook_down", ("--webhooks", down_hooks))):
+            # Each round in another order: this machine's disk slows as a section goes on, and a
+            # setup always run last would pay for it.
+            for name, extra in setups[run % 3:] + setups[:run % 3]:
                 database = os.path.join(work, f"{name}-{run}.sqlite")
                 fresh = Server(binary, database, os.path.join(work, f"{name}-{run}.log"), extra=extra)
                 try:
