@@ -295,9 +295,9 @@ def webhooks(binary, work, runs, seconds):
     50 ms (bench/slow-endpoint.py), and with one that is down (refusing every connection), beside
     the same PUTs without webhooks and the write reference (bench/sqlite-ceiling.c writing as many
     ratings), each round all four on fresh databases after a sync and on random items, the three
-    servers in another order each round; then how
-    fast one process empties an outbox of queued events into an endpoint that answers at once
-    (nginx returning 204 from memory on the other core)."""
+    servers in another order each round; then how fast one process empties an outbox of queued
+    events into an endpoint that answers at once (nginx returning 204 from memory on the other
+    core)."""
     rounds = {"put_rating": [], "put_rating_webhooks": [], "put_rating_webhook_down": []}
     reference, reference_rates = SQLiteCeiling(work), []
     slow_port = free_port()

@@ -155,7 +155,9 @@ def summarize(name, results):
         log(f"  {name}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
             f"errors {result['errors']}" + (f", RSS {result['rss_mib']} MiB" if result.get("rss_mib") else "")
             + (f", steal {result['steal_pct']} %" if "steal_pct" in result else ""))
-    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms", "errors")}
+    median = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50_ms", "p99_ms", "max_ms")}
+    # A count stays a count: over an even number of runs, the lower of the middle two.
+    median["errors"] = statistics.median_low(r["errors"] for r in results)
     if all("written_bytes" in r for r in results):
         median["written_bytes"] = statistics.median(r["written_bytes"] for r in results)
     if "user_us" in results[0]:

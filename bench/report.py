@@ -609,7 +609,7 @@ def render_webhooks(report):
         ratio = w["ratios"].get(f"{name}_vs_put_rating")
         against = w["ratios"].get(f"{name}_vs_sqlite_ceiling")
         written = f"{p['written_bytes']:,.0f} B" if "written_bytes" in p else "–"
-        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), p["errors"], written, f"{ratio:.2f}×" if ratio else "reference",
+        lines.append(row(label, rps(p["rps"]), ms(p["p50_ms"]), ms(p["p99_ms"]), f"{p['errors']:g}", written, f"{ratio:.2f}×" if ratio else "reference",
                          f"{against:.2f}×" if against else "–"))
     d = w["deliveries"]
     lines += ["", f"Deliveries: {d['events']:,} events in {d['seconds']:.2f} s, **{d['per_second']:,} a second** from one process."]

@@ -418,12 +418,17 @@ def readable(summary):
     return "{\n  " + ", ".join(top) + ',\n  "display": {\n' + ",\n".join(display) + "\n  }\n}"
 
 
+def measured_later(commit, than):
+    """Whether `commit` descends from `than` in this repository's history."""
+    return subprocess.run(["git", "-C", ROOT, "merge-base", "--is-ancestor", than, commit]).returncode == 0
+
+
 def benchmark_tables():
     """The newest full benchmark result and the newest attacks, webhooks, copy, languages and PostgreSQL results, rendered by bench/report.py."""
     results = os.path.join(ROOT, "bench", "results")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import report
-    from benchlib import newest_result, result_order
+    from benchlib import newest_result
     newest = newest_result(results)
     with open(os.path.join(results, newest)) as f:
         result = json.load(f)
@@ -435,13 +440,14 @@ def benchmark_tables():
         copies = json.load(f)
     with open(os.path.join(results, newest_result(results, "languages"))) as f:
         languages = json.load(f)
-    # PostgreSQL's rows from the newer of the newest full run and the newest --postgresql run.
+    # PostgreSQL's rows from the newer of the newest full run and the newest --postgresql run:
+    # the one that measured the later commit (the full run when both measured one commit).
     postgresql = result
     if any(name.endswith("-postgresql.json") for name in os.listdir(results)):
-        alone = newest_result(results, "postgresql")
-        if result_order(alone) > result_order(newest):
-            with open(os.path.join(results, alone)) as f:
-                postgresql = json.load(f)
+        with open(os.path.join(results, newest_result(results, "postgresql"))) as f:
+            alone = json.load(f)
+        if alone["commit"] != result["commit"] and measured_later(alone["commit"], than=result["commit"]):
+            postgresql = alone
     return {"bench-summary": ("markdown", report.render_summary(result)),
             "bench-report": ("markdown", report.render(result)),
             "bench-postgresql": ("markdown", report.render_postgresql(postgresql)),
