@@ -7,8 +7,8 @@ struct PendingSubmit: Sendable {
 }
 
 /// The rating writes of the PostgreSQL store (`PUT` of a rating), in as few round trips and
-/// commits as the load allows. A write alone is two statements in one pipeline, committed by
-/// its sync: the item locked (created if new), then `PostgresSQL.rate`. The writes that waited
+/// commits as the load allows. A write alone is one round trip (`PostgresTransaction`): BEGIN,
+/// the item locked (created if new), `PostgresSQL.rate` and COMMIT. The writes that waited
 /// for a worker together (`RequestBatcher`) go in one transaction, one pipeline and one commit:
 /// each item locked in item order (so two batches never wait on each other in a circle), each
 /// write's `rate` in arrival order per item, so a later write to an item reads the earlier one.
@@ -37,7 +37,7 @@ struct RatingWrites: Sendable {
                 }
                 return
             } catch {
-                if !connection.isBroken { _ = try? connection.execute("ROLLBACK", deadline: deadline) }
+                // `written` rolled the batch back; each write runs again on its own.
             }
         }
         for pending in batch { pending.completion(Result { try alone(pending.request, connection, deadline) }) }
@@ -64,17 +64,15 @@ struct RatingWrites: Sendable {
         }
     }
 
-    /// Sends `requests` in one pipeline and commits them; answers each one's outcome in their
-    /// order, nil for one refused as past its item's scale (it wrote nothing). One write without
-    /// webhooks commits by the pipeline's sync; several open a transaction that the pipeline
-    /// commits, and with webhooks the outbox rows and COMMIT follow the pipeline. On an error the
-    /// transaction of several writes is left for the caller to roll back.
+    /// Sends `requests` in one pipeline and commits them (`PostgresTransaction`: BEGIN, the
+    /// writes and COMMIT in one round trip; with webhooks the outbox rows and COMMIT in a
+    /// second); answers each one's outcome in their order, nil for one refused as past its item's
+    /// scale (it wrote nothing). On an error the transaction is rolled back.
     private func written(_ requests: [SubmitRequest], _ connection: PostgresConnection, _ deadline: Double) throws -> [SubmitOutcome?] {
         let recorder = configuration.events
-        let transaction = requests.count > 1 || recorder != nil
         // Items in order, writes to one item in arrival order.
         let order = requests.indices.sorted { (requests[$0].item.rawValue, $0) < (requests[$1].item.rawValue, $1) }
-        var statements = transaction ? [PipelinedStatement("BEGIN")] : []
+        var statements: [PipelinedStatement] = []
         for index in order {
             let request = requests[index]
             let (item, rater, stars, now) = (request.item.rawValue, request.rater.rawValue, String(request.stars), String(request.nowMilliseconds))
@@ -84,24 +82,23 @@ struct RatingWrites: Sendable {
                               : PipelinedStatement(PostgresSQL.lockExistingItem, [item]))
             statements.append(PipelinedStatement(rate, [item, rater, stars, now, recorder != nil ? "true" : "false"]))
         }
-        if transaction && recorder == nil { statements.append(PipelinedStatement("COMMIT")) }
+        let transaction = PostgresTransaction(connection, deadline: deadline)
         do {
-            let results = try connection.pipeline(statements, deadline: deadline)
+            let results = try transaction.queries(statements, commit: recorder == nil)
             var outcomes = [SubmitOutcome?](repeating: nil, count: requests.count)
             var entries: [OutboxEntry] = []
             for (position, index) in order.enumerated() {
-                guard let (outcome, version, events) = rated(requests[index], results[(transaction ? 1 : 0) + 2 * position + 1]) else { continue }
+                guard let (outcome, version, events) = rated(requests[index], results[2 * position + 1]) else { continue }
                 outcomes[index] = outcome
                 if let recorder, !events.types.isEmpty {
                     entries += recorder.entries(for: events.events(item: requests[index].item, version: version, summary: outcome.summary))
                 }
             }
-            if recorder != nil {
-                _ = try connection.pipeline(PostgresRatingStore.outbox(entries) + [PipelinedStatement("COMMIT")], deadline: deadline)
-            }
+            transaction.send(PostgresRatingStore.outbox(entries))
+            try transaction.commit()
             return outcomes
         } catch {
-            if requests.count == 1, transaction, !connection.isBroken { _ = try? connection.execute("ROLLBACK", deadline: deadline) }
+            transaction.rollBack()
             throw error
         }
     }
