@@ -362,10 +362,14 @@ def pipelined(port, requests, expect):
     sock.close()
 
 
+def json_put(path, body):
+    """A raw HTTP/1.1 PUT of the JSON `body` (bytes) to `path`."""
+    return (b"PUT %s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (path.encode(), len(body), body))
+
+
 def put_request(item, rater, stars):
-    body = b'{"stars":%d}' % stars
-    return (b"PUT /v1/items/%s/ratings/%s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\n\r\n%s" % (item.encode(), rater.encode(), len(body), body))
+    return json_put(f"/v1/items/{item}/ratings/{rater}", b'{"stars":%d}' % stars)
 
 
 def seed(port, items=10_000):
@@ -380,9 +384,7 @@ def seed_reviews(port, items=10_000):
 
 
 def review_request(item, rater):
-    body = b'{"stars":4,"body":"The broth was deep and the noodles fresh."}'
-    return (b"PUT /v1/items/%s/reviews/%s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\n\r\n%s" % (item.encode(), rater.encode(), len(body), body))
+    return json_put(f"/v1/items/{item}/reviews/{rater}", b'{"stars":4,"body":"The broth was deep and the noodles fresh."}')
 
 
 def seed_rater(port, rater, items=10_000):

@@ -4,8 +4,9 @@ of clients (bench/pgbench-select.sql; bench/pgbench-write.sql, the six-statement
 sent before it went to one round trip), in alternating rounds, the PUTs on uniformly random
 items and on Zipf-popular ones, and once more with pgbench's number of connections for the
 latency, and the other hot writes (a review PUT, a helpfulness vote PUT); then the GET and PUT
-with pools of 2, 5, 10 and 20 connections, two replicas on one database, and the erasure stall. The cluster is on this machine with fsync on; the
-service is pinned to one core, wrk and pgbench to the other, PostgreSQL free to use both."""
+with pools of 2, 5, 10 and 20 connections, two replicas on one database, and the erasure stall.
+The cluster is on this machine with fsync on; the service is pinned to one core, wrk and pgbench
+to the other, PostgreSQL free to use both."""
 import glob, os, re, shutil, statistics, subprocess
 
 from benchlib import (BENCH, HOT, LOAD_CPU, PG_BIN, PostgresCluster, Server, erasure_stall, log, measure_once, median_ratio, seed,
